@@ -1,0 +1,174 @@
+"""The engine contract every hosted game implements.
+
+A game state is plain JSON-compatible data (dicts, lists, str, int, bool, None) that includes its own PRNG state,
+so engines are pure and deterministic: the same seed and the same actions always give the same game. Engines speak
+in seats (0..n-1) and in codes; the bot turns seats into people and codes into words.
+
+Actions and events are flat dicts with a "type" key. Action parameters are scalars, so any action can be chosen one
+parameter at a time from the legal list (that is how the bot builds its buttons). An event may carry
+"private": [seats] when only those seats may see it; every other event is public.
+"""
+
+from __future__ import annotations
+
+import json
+import marshal
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+State = dict[str, Any]
+Action = dict[str, Any]
+Event = dict[str, Any]
+View = dict[str, Any]
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow. `code` is stable and language-free; `params` fill in the message."""
+
+    def __init__(self, code: str, **params: Any) -> None:
+        super().__init__(code, params)
+        self.code = code
+        self.params = params
+
+    def __repr__(self) -> str:
+        return f"IllegalAction({self.code!r}, {self.params!r})"
+
+
+@dataclass(frozen=True)
+class Option:
+    """A game option chosen when a game is created (a variant, a rule switch)."""
+
+    name: str
+    default: Any
+    choices: tuple[Any, ...] = ()  # empty: any value of the default's type
+    provisional: bool = False
+
+    def parse(self, raw: Any) -> Any:
+        kind = type(self.default)
+        if kind is bool and isinstance(raw, str):
+            lowered = raw.strip().lower()
+            if lowered not in ("true", "false", "yes", "no", "on", "off", "1", "0"):
+                raise IllegalAction("bad_option_value", option=self.name, value=raw)
+            value: Any = lowered in ("true", "yes", "on", "1")
+        else:
+            try:
+                value = kind(raw)
+            except (TypeError, ValueError):
+                raise IllegalAction("bad_option_value", option=self.name, value=raw) from None
+        if self.choices and value not in self.choices:
+            raise IllegalAction("bad_option_value", option=self.name, value=raw)
+        return value
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a finished game ended: final scores (higher is better) and the winning seats (several on a tie)."""
+
+    scores: list[int | float]
+    winners: list[int]
+    details: dict[str, Any] = field(default_factory=dict)
+
+
+def clone(data: Any) -> Any:
+    """A deep copy of plain data, much faster than copy.deepcopy."""
+    return marshal.loads(marshal.dumps(data))
+
+
+class Engine(ABC):
+    name: ClassVar[str]
+    titles: ClassVar[dict[str, str]]  # locale -> display name
+    min_players: ClassVar[int]
+    max_players: ClassVar[int]
+    schema_version: ClassVar[int] = 1
+    options: ClassVar[tuple[Option, ...]] = ()
+
+    # --- what each game implements -------------------------------------------------------------------------------
+
+    @abstractmethod
+    def new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
+        """Set up a game for `players` seats; `options` are already validated."""
+
+    @abstractmethod
+    def to_act(self, state: State) -> list[int]:
+        """The seats that may act now (several in simultaneous phases); empty when the game is over."""
+
+    @abstractmethod
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        """Every action `seat` may take now; empty when it may not act."""
+
+    @abstractmethod
+    def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        """Carry out a legal action on `state` (a private copy, to mutate) and return the events it caused."""
+
+    @abstractmethod
+    def view(self, state: State, viewer: int | None) -> View:
+        """What `viewer` may see (None: a spectator or the public channel). Must include "to_act"."""
+
+    @abstractmethod
+    def outcome(self, state: State) -> Outcome | None:
+        """The result once the game is over, else None."""
+
+    @abstractmethod
+    def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
+        """A copy of `state` in which what `seat` cannot see is re-dealt at random (hands, deck orders, hidden
+        cards), consistent with everything `seat` can see. The conformance suite checks the view is unchanged."""
+
+    def player_count(self, state: State) -> int:
+        """Every state stores its number of seats under "players"."""
+        return int(state["players"])
+
+    def explain_illegal(self, state: State, seat: int, action: Action) -> IllegalAction:
+        """Why `action` is not legal, as specifically as the engine can say. Engines override for clearer codes."""
+        return IllegalAction("illegal_action")
+
+    # --- shared behaviour ----------------------------------------------------------------------------------------
+
+    def validate_options(self, raw: dict[str, Any]) -> dict[str, Any]:
+        known = {opt.name: opt for opt in self.options}
+        unknown = sorted(set(raw) - set(known))
+        if unknown:
+            raise IllegalAction("unknown_option", option=unknown[0])
+        return {name: (opt.parse(raw[name]) if name in raw else opt.default) for name, opt in known.items()}
+
+    def check_players(self, players: int) -> None:
+        if not self.min_players <= players <= self.max_players:
+            raise IllegalAction(
+                "bad_player_count", players=players, min=self.min_players, max=self.max_players
+            )
+
+    def apply(self, state: State, seat: int, action: Action) -> tuple[State, list[Event]]:
+        """Return the next state and its events; the input state is never changed."""
+        if self.outcome(state) is not None:
+            raise IllegalAction("game_over")
+        if seat not in self.to_act(state):
+            raise IllegalAction("not_your_turn")
+        if not isinstance(action, dict) or action not in self.legal_actions(state, seat):
+            raise self.explain_illegal(state, seat, action if isinstance(action, dict) else {})
+        after = clone(state)
+        events = self._apply(after, seat, action)
+        return after, events
+
+    def dump(self, state: State) -> str:
+        return json.dumps(
+            {"engine": self.name, "schema": self.schema_version, "state": state},
+            separators=(",", ":"),
+            ensure_ascii=False,
+        )
+
+    def load(self, text: str) -> State:
+        data = json.loads(text)
+        if data.get("engine") != self.name:
+            raise ValueError(f"state belongs to {data.get('engine')!r}, not {self.name!r}")
+        if data.get("schema") != self.schema_version:
+            raise ValueError(f"{self.name} state schema {data.get('schema')} is not {self.schema_version}")
+        return data["state"]
+
+    def title(self, locale: str) -> str:
+        return self.titles.get(locale[:2], self.titles["en"])
+
+
+def visible_to(event: Event, viewer: int | None) -> bool:
+    """Whether `viewer` (None: the public) may see `event`."""
+    private = event.get("private")
+    return private is None or (viewer is not None and viewer in private)

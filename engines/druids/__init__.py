@@ -1,0 +1,4 @@
+from engines import register
+from engines.druids.engine import Druids
+
+ENGINE = register(Druids())

@@ -1,0 +1,116 @@
+"""The engine contract, checked for every registered engine and every player count by seeded random playouts."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from engines import all_engines
+from engines.base import Engine, IllegalAction, Outcome
+from engines.rng import Rng
+
+SEEDS = (1, 2)
+CASES = [
+    pytest.param(engine, players, id=f"{engine.name}-{players}p")
+    for engine in all_engines()
+    for players in range(engine.min_players, engine.max_players + 1)
+]
+
+
+def _cap(engine: Engine) -> int:
+    return getattr(engine, "conformance_cap", 4000)
+
+
+def playout(engine: Engine, players: int, seed: int, check_every: int = 0):
+    """Play random legal actions until the game ends or the engine's cap; return the trail of (seat, action)."""
+    state = engine.new_game(players, engine.validate_options({}), seed)
+    chooser = Rng.from_seed(seed * 7919 + players)
+    trail = []
+    for step in range(_cap(engine)):
+        if engine.outcome(state) is not None:
+            break
+        seats = engine.to_act(state)
+        assert seats, f"step {step}: game not over but nobody may act"
+        seat = chooser.choice(sorted(seats))
+        actions = engine.legal_actions(state, seat)
+        assert actions, f"step {step}: seat {seat} must act but has no legal action"
+        action = chooser.choice(actions)
+        if check_every and step % check_every == 0:
+            check_state(engine, state, seat, seed + step)
+        before = engine.dump(state)
+        state_after, events = engine.apply(state, seat, action)
+        assert engine.dump(state) == before, "apply changed its input state"
+        assert isinstance(events, list) and all("type" in e for e in events)
+        json.dumps(events)
+        state = state_after
+        trail.append((seat, action))
+    return state, trail
+
+
+def check_state(engine: Engine, state, seat: int, seed: int) -> None:
+    text = engine.dump(state)
+    assert engine.load(text) == state, "load(dump(s)) differs from s"
+    assert engine.dump(engine.load(text)) == text
+    players = engine.player_count(state)
+    for viewer in [None, *range(players)]:
+        json.dumps(engine.view(state, viewer))
+    # A seat's view must not change when only what it cannot see changes.
+    for viewer in range(players):
+        other = engine.shuffle_hidden(state, viewer, seed + viewer)
+        assert engine.view(other, viewer) == engine.view(state, viewer), f"seat {viewer}'s view leaks hidden data"
+        assert engine.to_act(other) == engine.to_act(state)
+    # Nobody but the seats to act may act, and nonsense is refused with a code.
+    acting = set(engine.to_act(state))
+    for other_seat in range(players):
+        if other_seat not in acting:
+            with pytest.raises(IllegalAction) as refused:
+                engine.apply(state, other_seat, engine.legal_actions(state, seat)[0])
+            assert refused.value.code == "not_your_turn"
+            assert engine.legal_actions(state, other_seat) == []
+    with pytest.raises(IllegalAction):
+        engine.apply(state, seat, {"type": "no-such-action"})
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_random_playouts_keep_the_contract(engine: Engine, players: int):
+    for seed in SEEDS:
+        state, trail = playout(engine, players, seed, check_every=7)
+        outcome = engine.outcome(state)
+        if outcome is None:
+            assert len(trail) == _cap(engine), "playout stopped early without an outcome"
+            continue
+        assert isinstance(outcome, Outcome)
+        assert len(outcome.scores) == players
+        assert outcome.winners and all(0 <= w < players for w in outcome.winners)
+        assert engine.to_act(state) == []
+        assert all(engine.legal_actions(state, s) == [] for s in range(players))
+        with pytest.raises(IllegalAction) as refused:
+            engine.apply(state, 0, {"type": "anything"})
+        assert refused.value.code == "game_over"
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_same_seed_same_game(engine: Engine, players: int):
+    first, trail = playout(engine, players, 99)
+    state = engine.new_game(players, engine.validate_options({}), 99)
+    for seat, action in trail:
+        state, _ = engine.apply(state, seat, action)
+    assert engine.dump(state) == engine.dump(first)
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_different_seeds_deal_differently(engine: Engine, players: int):
+    deals = {engine.dump(engine.new_game(players, engine.validate_options({}), seed)) for seed in range(5)}
+    assert len(deals) > 1
+
+
+@pytest.mark.parametrize("engine", all_engines(), ids=lambda e: e.name)
+def test_player_counts_and_options_are_checked(engine: Engine):
+    with pytest.raises(IllegalAction) as refused:
+        engine.check_players(engine.max_players + 1)
+    assert refused.value.code == "bad_player_count"
+    with pytest.raises(IllegalAction) as refused:
+        engine.validate_options({"no_such_option": 1})
+    assert refused.value.code == "unknown_option"
+    assert engine.titles["en"] and engine.titles["ko"]
