@@ -11,7 +11,16 @@ def register(engine: Engine) -> Engine:
 
 
 def get_engine(name: str) -> Engine:
-    _load_all()
+    """The engine called `name`; KeyError if no such game exists."""
+    if name not in _REGISTRY:
+        import importlib
+
+        if not name.isidentifier():
+            raise KeyError(name)
+        try:
+            importlib.import_module(f"engines.{name}")
+        except ModuleNotFoundError:
+            raise KeyError(name) from None
     return _REGISTRY[name]
 
 

@@ -1,0 +1,93 @@
+"""The bot process: discord.py client, command tree, persistent components, database, and start-up."""
+
+from __future__ import annotations
+
+import logging
+
+import discord
+import yarl
+from discord import app_commands
+from discord.ext import commands
+
+from bot import i18n
+from bot.db import make_engine, make_sessionmaker, migrate
+from bot.host import GameHost
+from bot.service import GameService
+from bot.settings import Settings
+from bot.ui import DYNAMIC_ITEMS
+
+log = logging.getLogger("bot")
+
+
+class Translator(app_commands.Translator):
+    """Command and option descriptions in Korean and Spanish, from the same catalogues as every other string."""
+
+    async def translate(self, string: app_commands.locale_str, locale: discord.Locale, context) -> str | None:
+        key = string.extras.get("key")
+        short = str(locale.value)[:2]
+        if not key or short == "en" or short not in i18n.LOCALES or not i18n.has(key):
+            return None
+        return i18n.t(key, short)
+
+
+class GameBot(commands.Bot):
+    def __init__(self, settings: Settings, service: GameService, **client_options) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads, to open a thread under a lobby
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            allowed_mentions=discord.AllowedMentions.none(),
+            **client_options,
+        )
+        self.settings = settings
+        self.host = GameHost(self, service, settings.default_locale)
+        self.tree.on_error = self.on_app_command_error
+
+    async def setup_hook(self) -> None:
+        from bot.cogs.play import PlayCog
+        from bot.cogs.rules import RulesCog
+
+        self.add_dynamic_items(*DYNAMIC_ITEMS)
+        await self.add_cog(PlayCog(self))
+        await self.add_cog(RulesCog(self))
+        await self.tree.set_translator(Translator())
+        if self.settings.dev_guild_id:
+            guild = discord.Object(self.settings.dev_guild_id)
+            self.tree.copy_global_to(guild=guild)
+            await self.tree.sync(guild=guild)
+        else:
+            await self.tree.sync()
+
+    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
+        cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
+        from bot.host import Refusal
+        from bot.service import ServiceError
+        from engines.base import IllegalAction
+
+        if not isinstance(cause, IllegalAction | ServiceError | Refusal):
+            log.error("command failed", exc_info=cause)
+        locale = i18n.norm(str(interaction.locale))
+        try:
+            await self.host.refuse(interaction, self.host.explain(cause, locale))
+        except discord.HTTPException:
+            log.warning("could not report %r to the user", cause)
+
+
+def point_discord_at(api_base: str, gateway_url: str) -> None:
+    """Send discord.py to a Discord-compatible server instead of Discord (the tests and the local sandbox)."""
+    discord.http.Route.BASE = api_base.rstrip("/")
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+
+
+async def build(settings: Settings, **client_options) -> GameBot:
+    """Migrate the database and make a bot that is ready to `start`."""
+    await migrate(settings.database_url)
+    engine = make_engine(settings.database_url)
+    service = GameService(make_sessionmaker(engine))
+    if settings.discord_api_base:
+        point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
+    bot = GameBot(settings, service, **client_options)
+    bot.db_engine = engine  # type: ignore[attr-defined]  # disposed on close
+    return bot

@@ -1,0 +1,56 @@
+"""/rules: look up a game's rules, in the reader's language, answered only to them unless they ask otherwise."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.app_commands import locale_str as _
+from discord.ext import commands
+
+from bot import i18n, rules
+from bot.cogs.play import _desc, _game_choices
+
+
+class RulesCog(commands.Cog):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="rules", description=_desc("rules.description"))
+    @app_commands.describe(game=_desc("option.game"), topic=_desc("option.topic"), public=_desc("option.public"))
+    @app_commands.choices(game=_game_choices())
+    async def rules_command(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        topic: str | None = None,
+        public: bool = False,
+    ) -> None:
+        locale = i18n.norm(str(interaction.locale))
+        from bot.games import presenter
+
+        title = presenter(game.value).title(locale)
+        if not topic:
+            listing = "\n".join(f"• **{s.title_in(locale)}**" for s in rules.sections(game.value))
+            text = f"**{title} — {i18n.t('rules.sections', locale)}**\n{listing}"
+        else:
+            section = rules.find(game.value, topic, locale)
+            card = None if section else presenter(game.value).lookup_card(topic, locale)
+            if section is not None:
+                text = f"**{title} — {section.title_in(locale)}**\n{section.body_in(locale)}"
+            elif card is not None:
+                text = f"**{title} — {card[0]}**\n{card[1]}"
+            else:
+                text = i18n.t("rules.not_found", locale, topic=topic[:80], game=title)
+        await interaction.response.send_message(text[:2000], ephemeral=not public)
+
+    @rules_command.autocomplete("topic")
+    async def _topic_autocomplete(self, interaction: discord.Interaction, current: str):
+        locale = i18n.norm(str(interaction.locale))
+        game = getattr(interaction.namespace, "game", None)
+        if not game:
+            return []
+        from bot.games import presenter
+
+        found = rules.suggest(game, current, locale)
+        found += presenter(game).suggest_cards(current, locale)
+        return [app_commands.Choice(name=label[:100], value=value[:100]) for label, value in found[:25]]

@@ -1,0 +1,68 @@
+"""Words and pictures for Druids."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import GamePresenter
+from engines.base import Event, View
+from engines.druids.engine import card_number, gem_kind, is_follower
+from render import druids as druids_render
+
+
+class DruidsPresenter(GamePresenter):
+    engine_name = "druids"
+    render_table_fn = druids_render.render_table
+    render_private_fn = druids_render.render_private
+
+    def kind_name(self, kind: str | None, locale: str) -> str:
+        return "—" if kind is None else druids_render.kind_name(kind, locale)
+
+    def card_name(self, card: str, locale: str) -> str:
+        if is_follower(card):
+            return self.t("follower", locale, number=card_number(card))
+        return self.t("gem", locale, kind=self.kind_name(gem_kind(card), locale), value=card_number(card))
+
+    def place_name(self, index: int, view: View, locale: str, kind: str | None = None) -> str:
+        if kind is None and index < len(view["places"]):
+            kind = view["places"][index]["kind"]
+        return self.t("place", locale, number=index + 1, kind=self.kind_name(kind, locale))
+
+    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        if key == "card":
+            return self.card_name(value, locale)
+        if key == "place":
+            return self.place_name(value, view, locale)
+        if key == "number":
+            return self.t("follower", locale, number=value)
+        return super().value_label(key, value, chosen, view, locale)
+
+    def event_params(
+        self, event: Event, params: dict[str, Any], names: list[str], view: View, locale: str
+    ) -> dict[str, Any]:
+        if "place" in params:
+            params["place"] = self.place_name(params["place"], view, locale, kind=event.get("kind"))
+            params["number"] = event["place"] + 1
+        if "kind" in params:
+            params["kind_name"] = self.kind_name(params["kind"], locale)
+        if "card" in event:
+            params["card_name"] = self.card_name(event["card"], locale)
+        if "card_kind" in event:
+            params["card_kind_name"] = self.t(f"card_kind.{event['card_kind']}", locale)
+        if event["type"] == "PlaceRevealed":
+            params["cards"] = ", ".join(
+                f"{self.card_name(c['card'], locale)} ({names[c['seat']]})" for c in event["cards"]
+            )
+        if event["type"] == "AmuletsDistributed":
+            shares = [
+                self.t("share", locale, player=names[s["seat"]], follower=s["follower"], amulets=s["amulets"])
+                for s in event["shares"]
+            ]
+            params["shares"] = ", ".join(shares) or self.t("no_followers", locale)
+        return params
+
+    def status_text(self, view: View, names: list[str], locale: str) -> str:
+        if view["finished"]:
+            return self.t(f"end.{view['finished']['reason']}", locale)
+        step = self.t(f"step.{view['phase']}", locale, left=view["plays_left"])
+        return f"{names[view['current']]}: {step}"

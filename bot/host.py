@@ -1,0 +1,522 @@
+"""The game host's Discord side: turns clicks and commands into service calls and shows the results.
+
+Every handler answers its interaction quickly (a deferral before any slow work), commits through the service before
+it sends anything, renders images in a worker thread, and answers every refusal with an ephemeral message in the
+clicking user's language.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot import i18n
+from bot.chooser import Chosen, PathError, Prompt, decode_path, narrow
+from bot.games import presenter
+from bot.games.base import GamePresenter
+from bot.service import ACTIVE, FINISHED, LOBBY, GameService, MoveResult, ServiceError, Table
+from bot.ui import board_view, chooser_view, dm_view, lobby_view
+from engines.base import IllegalAction, visible_to
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+RECENT_MOVES = 6
+
+
+def _file(png: bytes, name: str) -> discord.File:
+    return discord.File(io.BytesIO(png), filename=name)
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+class Refusal(Exception):
+    """A request we turn down with a message to the user (already in words)."""
+
+
+class GameHost:
+    def __init__(self, client: discord.Client, service: GameService, default_locale: str = "en") -> None:
+        self.client = client
+        self.service = service
+        self.default_locale = default_locale
+
+    # --- answering ------------------------------------------------------------------------------------------------
+
+    async def refuse(self, interaction: discord.Interaction, text: str) -> None:
+        """An ephemeral answer, whether or not the interaction was acknowledged already."""
+        if interaction.response.is_done():
+            await interaction.followup.send(text, ephemeral=True)
+        else:
+            await interaction.response.send_message(text, ephemeral=True)
+
+    def explain(self, error: Exception, locale: str, table: Table | None = None) -> str:
+        if isinstance(error, IllegalAction | ServiceError):
+            if table is not None:
+                return presenter(table.engine.name).error_text(error.code, dict(error.params), locale)
+            return i18n.t(f"error.{error.code}", locale, **{"game": "", **error.params}) if i18n.has(
+                f"error.{error.code}"
+            ) else i18n.t("error.illegal_action", locale)
+        if isinstance(error, Refusal):
+            return str(error)
+        return i18n.t("error.internal", locale)
+
+    # --- the lobby ------------------------------------------------------------------------------------------------
+
+    async def new_lobby(self, interaction: discord.Interaction, engine_name: str, options_text: str | None) -> None:
+        locale = i18n.norm(str(interaction.locale))
+        public_locale = i18n.norm(str(interaction.guild_locale)) if interaction.guild else locale
+        options = parse_options(options_text, locale)
+        table = await self.service.create_lobby(
+            engine_name=engine_name,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            locale=public_locale,
+            raw_options=options,
+        )
+        await interaction.response.send_message(
+            self.lobby_text(table), view=lobby_view(table, public_locale), allowed_mentions=discord.AllowedMentions.none()
+        )
+        message = await interaction.original_response()
+        await self.service.set_messages(table.id, lobby_message_id=message.id)
+
+    def lobby_text(self, table: Table) -> str:
+        locale = table.record.locale
+        engine = table.engine
+        title = engine.title(locale)
+        lines = [
+            f"**{i18n.t('lobby.title', locale, game=title, id=table.id)}**",
+            i18n.t("lobby.host", locale, host=table.names[0] if table.names else "?"),
+            i18n.t(
+                "lobby.players",
+                locale,
+                count=len(table.seats),
+                min=engine.min_players,
+                max=engine.max_players,
+                names=", ".join(table.names),
+            ),
+        ]
+        changed = {k: v for k, v in table.record.options.items() if v != _default(engine, k)}
+        if changed:
+            lines.append(i18n.t("lobby.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items())))
+        lines.append(i18n.t("lobby.hint", locale))
+        return "\n".join(lines)
+
+    async def lobby_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
+        user = interaction.user
+        if action == "join":
+            table = await self.service.join(game_id, user.id, user.display_name)
+        elif action == "leave":
+            table = await self.service.leave(game_id, user.id)
+        elif action == "abandon":
+            table = await self.service.abandon(game_id, user.id, is_manager=_is_manager(interaction))
+            await interaction.response.edit_message(
+                content=i18n.t(
+                    "lobby.abandoned", table.record.locale, game=table.engine.title(table.record.locale),
+                    id=table.id, user=user.display_name,
+                ),
+                view=None,
+            )
+            return
+        elif action == "start":
+            await self.start(interaction, game_id)
+            return
+        else:
+            raise ServiceError("unknown_action")
+        await interaction.response.edit_message(content=self.lobby_text(table), view=lobby_view(table, table.record.locale))
+
+    async def start(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Deal the game, open its thread from the lobby message, show the board and send private views."""
+        table = await self.service.start(game_id, interaction.user.id)
+        from_button = interaction.type == discord.InteractionType.component
+        await interaction.response.defer(thinking=not from_button)
+        locale = table.record.locale
+        title = table.engine.title(locale)
+        channel = self.client.get_channel(table.record.channel_id)
+        lobby = channel.get_partial_message(table.record.lobby_message_id) if (
+            isinstance(channel, discord.TextChannel) and table.record.lobby_message_id
+        ) else None
+        if lobby is not None:
+            thread = await lobby.create_thread(name=i18n.t("game.thread_name", locale, game=title, id=table.id))
+            thread_id = thread.id
+            started = i18n.t("lobby.started", locale, game=title, id=table.id, thread=thread.mention)
+        else:
+            thread_id = table.record.channel_id
+            started = i18n.t("lobby.started_here", locale, game=title, id=table.id)
+        await self.service.set_messages(table.id, thread_id=thread_id)
+        if table.record.lobby_message_id:
+            await _quietly(
+                self.client.get_partial_messageable(table.record.channel_id)
+                .get_partial_message(table.record.lobby_message_id)
+                .edit(content=f"{self.lobby_text(table)}\n\n{started}", view=None)
+            )
+        if not from_button:
+            await interaction.followup.send(started)
+        names = ", ".join(f"{i + 1}. {name}" for i, name in enumerate(table.names))
+        await self.client.get_partial_messageable(thread_id).send(
+            i18n.t("game.welcome", locale, game=title, id=table.id, names=names),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        table = await self.service.get(table.id)
+        await self.post_board(table, new_message=True)
+        await self.send_private_updates(table, seats=range(len(table.seats)), turn_seats=set(table.to_act()))
+
+    async def abandon(self, interaction: discord.Interaction, game_id: int) -> None:
+        table = await self.service.abandon(game_id, interaction.user.id, is_manager=_is_manager(interaction))
+        locale = table.record.locale
+        text = i18n.t("game.abandoned", locale, user=interaction.user.display_name)
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+        if table.record.thread_id and table.record.thread_id != interaction.channel_id:
+            await self.client.get_partial_messageable(table.record.thread_id).send(text)
+
+    # --- the board ------------------------------------------------------------------------------------------------
+
+    async def board_content(self, table: Table, game: GamePresenter) -> str:
+        """Recent public happenings and what is going on now."""
+        locale = table.record.locale
+        lines: list[str] = []
+        public_view = table.view(None)
+        for move in await self.service.moves(table.id, limit=RECENT_MOVES):
+            for event in move.events:
+                if visible_to(event, None):
+                    text = game.event_text(event, table.names, public_view, locale)
+                    if text:
+                        lines.append(f"• {text}")
+        status = game.status_text(public_view, table.names, locale)
+        header = f"**{game.title(locale)} #{table.id}**" + (f" — {status}" if status else "")
+        body = "\n".join(lines[-12:])
+        return _clip(f"{header}\n{body}" if body else header)
+
+    async def post_board(self, table: Table, *, new_message: bool) -> None:
+        """Show the public table in the game's thread: a new message when someone new must act, else an edit."""
+        game = presenter(table.engine.name)
+        locale = table.record.locale
+        png = await asyncio.to_thread(game.render_table, table.view(None), table.names, locale)
+        content = await self.board_content(table, game)
+        channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
+        running = table.status == ACTIVE
+        view = board_view(table, locale, game.has_private) if running else None
+        users = table.users_to_act()
+        if table.status == FINISHED:
+            content = _clip(f"{content}\n\n{self.outcome_text(table)}")
+        elif users:
+            mentions = " ".join(f"<@{u}>" for u in users)
+            content = _clip(
+                f"{content}\n\n{i18n.t('game.to_act', locale, mentions=mentions, game=game.title(locale), id=table.id)}"
+            )
+        if new_message or table.record.board_message_id is None:
+            message = await channel.send(
+                content,
+                file=_file(png, "board.png"),
+                view=view,
+                allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
+            )
+            old = table.record.board_message_id
+            await self.service.set_messages(table.id, board_message_id=message.id)
+            if old is not None:  # the previous board keeps its picture but loses its buttons
+                await _quietly(channel.get_partial_message(old).edit(view=None))
+        else:
+            await channel.get_partial_message(table.record.board_message_id).edit(
+                content=content, attachments=[_file(png, "board.png")], view=view
+            )
+
+    async def show_board(self, interaction: discord.Interaction, table: Table) -> None:
+        """The current public board, just for the asker."""
+        game = presenter(table.engine.name)
+        locale = i18n.norm(str(interaction.locale))
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await asyncio.to_thread(game.render_table, table.view(None), table.names, locale)
+        status = game.status_text(table.view(None), table.names, locale)
+        await interaction.followup.send(
+            f"**{game.title(locale)} #{table.id}** {status}", file=_file(png, "board.png"), ephemeral=True
+        )
+
+    def outcome_text(self, table: Table) -> str:
+        locale = table.record.locale
+        assert table.state is not None
+        outcome = table.engine.outcome(table.state)
+        assert outcome is not None
+        winners = ", ".join(table.names[s] for s in outcome.winners)
+        scores = ", ".join(f"{name} {score}" for name, score in zip(table.names, outcome.scores, strict=True))
+        over = i18n.t("game.over", locale, winners=winners, game=table.engine.title(locale), id=table.id)
+        return f"🏆 {over}\n{i18n.t('game.scores', locale, scores=scores)}"
+
+    # --- private information --------------------------------------------------------------------------------------
+
+    async def send_private_updates(self, table: Table, seats: Any, turn_seats: set[int]) -> None:
+        """DM each listed seat its private view; seats in `turn_seats` are also told it is their move."""
+        game = presenter(table.engine.name)
+        jobs = [self._dm_seat(table, game, seat, seat in turn_seats) for seat in seats]
+        await asyncio.gather(*jobs)
+
+    async def _dm_seat(self, table: Table, game: GamePresenter, seat: int, their_turn: bool) -> None:
+        record = next(s for s in table.seats if s.seat == seat)
+        if record.dms_closed:  # told once in the thread; the My hand button and /play hand serve instead
+            return
+        locale = table.record.locale
+        title = game.title(locale)
+        link = f"https://discord.com/channels/{table.record.guild_id or '@me'}/{table.record.thread_id}"
+        lines = []
+        if their_turn:
+            lines.append(i18n.t("game.dm_your_turn", locale, game=title, id=table.id, link=link))
+        png = await asyncio.to_thread(game.render_private, table.view(seat), locale) if game.has_private else None
+        if png is not None:
+            lines.append(i18n.t("game.dm_hand", locale, game=title, id=table.id))
+        if not lines:
+            return
+        try:
+            dm = await self.client.create_dm(discord.Object(record.user_id))
+            await dm.send(
+                "\n".join(lines),
+                file=_file(png, "private.png") if png else discord.utils.MISSING,
+                view=dm_view(table, locale) if their_turn else discord.utils.MISSING,
+            )
+        except discord.Forbidden:
+            if not record.dms_closed:
+                await self.service.set_dms_closed(table.id, record.user_id, True)
+                channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
+                await channel.send(
+                    i18n.t("game.dm_closed", locale, mention=f"<@{record.user_id}>"),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(record.user_id)]),
+                )
+
+    async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
+        locale = i18n.norm(str(interaction.locale))
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("not_a_player")
+        game = presenter(table.engine.name)
+        if not game.has_private or table.state is None:
+            raise ServiceError("no_private_info")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await asyncio.to_thread(game.render_private, table.view(seat), locale)
+        await interaction.followup.send(
+            i18n.t("game.dm_hand", locale, game=game.title(locale), id=table.id),
+            file=_file(png, "private.png") if png else discord.utils.MISSING,
+            ephemeral=True,
+        )
+
+    # --- moves ----------------------------------------------------------------------------------------------------
+
+    def chooser_message(
+        self, table: Table, seat: int, path: list[int], locale: str, notes: list[str]
+    ) -> tuple[str, discord.ui.View | None]:
+        """The ephemeral move picker: what is chosen so far, what to choose next."""
+        game = presenter(table.engine.name)
+        view_data = table.view(seat)
+        actions = table.engine.legal_actions(table.state, seat) if table.state is not None else []
+        lines = list(notes)
+        if not actions:
+            lines.append(i18n.t("chooser.not_your_turn", locale))
+            return _clip("\n".join(lines)), None
+        step = narrow(actions, path)
+        assert isinstance(step, Prompt)
+        status = game.status_text(view_data, table.names, locale)
+        if status:
+            lines.append(f"*{status}*")
+        if step.chosen:
+            chosen = ", ".join(game.value_label(k, v, step.chosen, view_data, locale) for k, v in step.chosen.items())
+            lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
+        lines.append(f"**{game.prompt_text(step.key, locale)}**")
+        labels = [game.value_label(step.key, v, step.chosen, view_data, locale) for v in step.values]
+        return _clip("\n".join(lines)), chooser_view(table, path, labels, locale)
+
+    async def open_chooser(self, interaction: discord.Interaction, table: Table) -> None:
+        """'Take my turn': an ephemeral picker with the player's private view attached."""
+        locale = i18n.norm(str(interaction.locale))
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("not_a_player")
+        if table.status != ACTIVE:
+            raise ServiceError("game_not_running")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        content, view = self.chooser_message(table, seat, [], locale, [])
+        png = await self._private_png(table, seat, locale)
+        await interaction.followup.send(
+            content,
+            view=view or discord.utils.MISSING,
+            file=_file(png, "private.png") if png else discord.utils.MISSING,
+            ephemeral=True,
+        )
+
+    async def _private_png(self, table: Table, seat: int, locale: str) -> bytes | None:
+        game = presenter(table.engine.name)
+        if not game.has_private:
+            return None
+        return await asyncio.to_thread(game.render_private, table.view(seat), locale)
+
+    async def choose(self, interaction: discord.Interaction, game_id: int, version: int, path_text: str) -> None:
+        """A click in the move picker: narrow the choice, or, once it names one action, play it."""
+        locale = i18n.norm(str(interaction.locale))
+        table = await self.service.get(game_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("not_a_player")
+        if table.status != ACTIVE or table.state is None:
+            await interaction.response.edit_message(content=i18n.t("error.game_not_running", locale), view=None)
+            return
+        if version != table.version:
+            await self._restart_chooser(interaction, table, seat, locale, i18n.t("error.stale", locale))
+            return
+        actions = table.engine.legal_actions(table.state, seat)
+        try:
+            step = narrow(actions, decode_path(path_text)) if actions else None
+        except PathError:
+            step = None
+        if step is None:
+            await self._restart_chooser(interaction, table, seat, locale, i18n.t("error.stale", locale))
+            return
+        if isinstance(step, Prompt):
+            content, view = self.chooser_message(table, seat, decode_path(path_text), locale, [])
+            await interaction.response.edit_message(content=content, view=view)
+            return
+        await interaction.response.defer()
+        await self.play(interaction, table, step, locale)
+
+    async def _restart_chooser(
+        self, interaction: discord.Interaction, table: Table, seat: int, locale: str, note: str
+    ) -> None:
+        content, view = self.chooser_message(table, seat, [], locale, [note])
+        await interaction.response.edit_message(content=content, view=view)
+
+    async def play(self, interaction: discord.Interaction, table: Table, step: Chosen, locale: str) -> None:
+        """Apply the chosen action (the interaction is already deferred), then update the picker and the table."""
+        try:
+            result = await self.service.act(table.id, interaction.user.id, step.action, expected_version=table.version)
+        except (IllegalAction, ServiceError) as error:
+            fresh = await self.service.get(table.id)
+            seat = fresh.seat_of(interaction.user.id)
+            content, view = self.chooser_message(fresh, seat or 0, [], locale, [self.explain(error, locale, fresh)])
+            await interaction.edit_original_response(content=content, view=view)
+            return
+        await self.after_move(interaction, result, locale)
+
+    async def after_move(self, interaction: discord.Interaction, result: MoveResult, locale: str) -> None:
+        table = result.table
+        game = presenter(table.engine.name)
+        seat_view = table.view(result.seat)
+        notes = [i18n.t("chooser.done", locale, action=game.action_text(result.action, seat_view, locale))]
+        for event in result.events:
+            if event.get("private") and visible_to(event, result.seat):
+                text = game.event_text(event, table.names, seat_view, locale)
+                if text:
+                    notes.append(text)
+        content, view = self.chooser_message(table, result.seat, [], locale, notes)
+        png = await self._private_png(table, result.seat, locale) if table.status == ACTIVE else None
+        edit: dict[str, Any] = {"content": content, "view": view}
+        if png is not None:
+            edit["attachments"] = [_file(png, "private.png")]
+        await interaction.edit_original_response(**edit)
+        await self.publish(result)
+
+    async def publish(self, result: MoveResult) -> None:
+        """Tell the table what happened: the board, pings for whoever must act now, their private views by DM."""
+        table = result.table
+        now_acting = set(table.to_act())
+        newly_acting = now_acting - set(result.acted_before) if not result.turn_changed else now_acting
+        await self.post_board(table, new_message=result.turn_changed or table.status == FINISHED)
+        if table.status == ACTIVE and newly_acting:
+            await self.send_private_updates(table, seats=sorted(newly_acting), turn_seats=newly_acting)
+
+    async def move_by_text(self, interaction: discord.Interaction, table: Table, value: str) -> None:
+        """/play move: the autocomplete value is '<version>:<index into the legal actions>'."""
+        locale = i18n.norm(str(interaction.locale))
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("not_a_player")
+        if table.status != ACTIVE or table.state is None:
+            raise ServiceError("game_not_running")
+        try:
+            version_text, index_text = value.split(":", 1)
+            version, index = int(version_text), int(index_text)
+        except ValueError:
+            raise ServiceError("malformed_action") from None
+        if version != table.version:
+            raise ServiceError("stale_plain")
+        actions = table.engine.legal_actions(table.state, seat)
+        if not actions:
+            raise IllegalAction("not_your_turn")
+        if not 0 <= index < len(actions):
+            raise ServiceError("malformed_action")
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            result = await self.service.act(table.id, interaction.user.id, actions[index], expected_version=version)
+        except (IllegalAction, ServiceError) as error:
+            await interaction.followup.send(self.explain(error, locale, table), ephemeral=True)
+            return
+        await self.after_move(interaction, result, locale)
+
+    def action_choices(self, table: Table, user_id: int, typed: str, locale: str) -> list[tuple[str, str]]:
+        """Autocomplete for /play move: (label, value) pairs matching what the user typed."""
+        seat = table.seat_of(user_id)
+        if seat is None or table.state is None or table.status != ACTIVE:
+            return []
+        game = presenter(table.engine.name)
+        view_data = table.view(seat)
+        typed = typed.casefold().strip()
+        out = []
+        for index, action in enumerate(table.engine.legal_actions(table.state, seat)):
+            label = game.action_text(action, view_data, locale)[:100]
+            if typed in label.casefold():
+                out.append((label, f"{table.version}:{index}"))
+            if len(out) == 25:
+                break
+        return out
+
+    # --- finding games --------------------------------------------------------------------------------------------
+
+    async def game_here(self, interaction: discord.Interaction, game_id: int | None, statuses=(LOBBY, ACTIVE)) -> Table:
+        if game_id is not None:
+            table = await self.service.get(game_id)
+            if table.status not in statuses:
+                raise ServiceError("game_not_running" if table.status != LOBBY else "lobby_closed")
+            return table
+        tables = await self.service.games_in_channel(interaction.channel_id or 0, statuses)
+        in_thread = [t for t in tables if t.record.thread_id == interaction.channel_id]
+        candidates = in_thread or tables
+        if not candidates:
+            raise ServiceError("no_game_here")
+        if len(candidates) > 1:
+            mine = [t for t in candidates if t.seat_of(interaction.user.id) is not None]
+            if len(mine) == 1:
+                return mine[0]
+            raise ServiceError("several_games_here")
+        return candidates[0]
+
+
+def parse_options(text: str | None, locale: str) -> dict[str, str]:
+    """'a=1, b=true' -> {'a': '1', 'b': 'true'}; engines validate the values."""
+    if not text or not text.strip():
+        return {}
+    options = {}
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            raise Refusal(i18n.t("error.malformed_options", locale, text=part.strip()[:50]))
+        options[name.strip().lower()] = value.strip()
+    return options
+
+
+def _default(engine: Any, name: str) -> Any:
+    return next((o.default for o in engine.options if o.name == name), None)
+
+
+def _is_manager(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+async def _quietly(coroutine: Any) -> None:
+    try:
+        await coroutine
+    except discord.HTTPException as error:
+        log.info("ignored %s", error)

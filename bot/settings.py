@@ -1,0 +1,20 @@
+"""Configuration from the environment or a .env file; .env.example documents every setting."""
+
+from __future__ import annotations
+
+from pydantic import Field
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+
+    discord_token: str = Field(default="", description="Bot token; empty runs the local sandbox instead of Discord")
+    database_url: str = "sqlite+aiosqlite:///./boardgames.db"
+    dev_guild_id: int | None = Field(default=None, description="Sync commands to this guild only (instant)")
+    default_locale: str = "en"
+    sandbox_port: int = 8765
+    # Where discord.py connects; set only to point the bot at a Discord-compatible server (tests, the sandbox).
+    discord_api_base: str = ""
+    discord_gateway_url: str = ""
+    log_level: str = "INFO"

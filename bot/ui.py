@@ -1,0 +1,193 @@
+"""Buttons and select menus. Every component is a DynamicItem whose custom_id carries what it acts on, so the
+components of every message keep working after a restart, and a click on an outdated one is recognised as such."""
+
+from __future__ import annotations
+
+import logging
+import re
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import i18n
+from bot.chooser import encode_path
+
+if TYPE_CHECKING:
+    from bot.host import GameHost
+    from bot.service import Table
+
+log = logging.getLogger(__name__)
+
+MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for "Back"
+OPTIONS_PER_SELECT = 25
+MAX_SELECTS = 4
+
+
+def _host(interaction: discord.Interaction) -> GameHost:
+    return interaction.client.host  # type: ignore[attr-defined]
+
+
+async def _run(interaction: discord.Interaction, work: Any) -> None:
+    """Run a click handler; turn refusals into an ephemeral answer and anything else into an apology."""
+    host = _host(interaction)
+    try:
+        await work
+    except Exception as error:  # noqa: BLE001 — every failure must still answer the user
+        locale = i18n.norm(str(interaction.locale))
+        if not _is_expected(error):
+            log.exception("component handler failed")
+        try:
+            await host.refuse(interaction, host.explain(error, locale))
+        except discord.HTTPException:
+            log.warning("could not tell the user about %r", error)
+
+
+def _is_expected(error: Exception) -> bool:
+    from bot.host import Refusal
+    from bot.service import ServiceError
+    from engines.base import IllegalAction
+
+    return isinstance(error, IllegalAction | ServiceError | Refusal)
+
+
+class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>[a-z]+):(?P<game>\d+)"):
+    def __init__(self, action: str, game_id: int, label: str = "", style=discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=f"lobby:{action}:{game_id}"))
+        self.action = action
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(match["action"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _run(interaction, _host(interaction).lobby_action(interaction, self.action, self.game_id))
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"table:(?P<action>[a-z]+):(?P<game>\d+)"):
+    def __init__(self, action: str, game_id: int, label: str = "", style=discord.ButtonStyle.secondary) -> None:
+        super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=f"table:{action}:{game_id}"))
+        self.action = action
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(match["action"], int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _host(interaction)
+
+        async def work() -> None:
+            table = await host.service.get(self.game_id)
+            if self.action == "hand":
+                await host.show_hand(interaction, table)
+            else:
+                await host.open_chooser(interaction, table)
+
+        await _run(interaction, work())
+
+
+class ChoiceButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"mv:(?P<game>\d+):(?P<version>\d+):(?P<path>[\d.]*)"
+):
+    """One option of the move picker; its custom_id holds the whole path of choices it completes."""
+
+    def __init__(self, game_id: int, version: int, path: str, label: str = "", style=discord.ButtonStyle.primary):
+        super().__init__(
+            discord.ui.Button(label=label or "·", style=style, custom_id=f"mv:{game_id}:{version}:{path}")
+        )
+        self.game_id, self.version, self.path = game_id, version, path
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["game"]), int(match["version"]), match["path"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        await _run(interaction, _host(interaction).choose(interaction, self.game_id, self.version, self.path))
+
+
+class ChoiceSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"mvs:(?P<game>\d+):(?P<version>\d+):(?P<path>[\d.]*):(?P<offset>\d+)",
+):
+    """The move picker's select menu, for steps with more options than buttons fit; values are option indexes."""
+
+    def __init__(self, game_id: int, version: int, path: str, offset: int, options=None, placeholder: str = ""):
+        select = discord.ui.Select(
+            custom_id=f"mvs:{game_id}:{version}:{path}:{offset}",
+            options=options or [discord.SelectOption(label="·", value="0")],
+            placeholder=placeholder or None,
+        )
+        super().__init__(select)
+        self.game_id, self.version, self.path = game_id, version, path
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        chosen = cls(int(match["game"]), int(match["version"]), match["path"], int(match["offset"]))
+        chosen.item.values = item.values  # type: ignore[misc]  # what the user picked arrives on the base item
+        return chosen
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        if not values or not values[0].isdigit():
+            path = self.path
+        else:
+            path = f"{self.path}.{values[0]}" if self.path else values[0]
+        await _run(interaction, _host(interaction).choose(interaction, self.game_id, self.version, path))
+
+
+DYNAMIC_ITEMS = (LobbyButton, TableButton, ChoiceButton, ChoiceSelect)
+
+
+def lobby_view(table: Table, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(LobbyButton("join", table.id, i18n.t("lobby.join", locale), discord.ButtonStyle.success))
+    view.add_item(LobbyButton("leave", table.id, i18n.t("lobby.leave", locale)))
+    view.add_item(LobbyButton("start", table.id, i18n.t("lobby.start", locale), discord.ButtonStyle.primary))
+    view.add_item(LobbyButton("abandon", table.id, i18n.t("lobby.abandon", locale), discord.ButtonStyle.danger))
+    return view
+
+
+def board_view(table: Table, locale: str, has_private: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton("turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary))
+    if has_private:
+        view.add_item(TableButton("hand", table.id, i18n.t("game.my_hand", locale)))
+    return view
+
+
+def dm_view(table: Table, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(TableButton("turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary))
+    return view
+
+
+def chooser_view(table: Table, path: list[int], labels: list[str], locale: str) -> discord.ui.View:
+    """Options as buttons when they fit, otherwise as select menus of 25; a Back button once something is chosen."""
+    view = discord.ui.View(timeout=None)
+    prefix = encode_path(path)
+    if len(labels) <= MAX_BUTTONS:
+        for index, label in enumerate(labels):
+            item = ChoiceButton(table.id, table.version, encode_path([*path, index]), _short(label, 80))
+            item.row = index // 5
+            view.add_item(item)
+    else:
+        for number, start in enumerate(range(0, min(len(labels), OPTIONS_PER_SELECT * MAX_SELECTS), OPTIONS_PER_SELECT)):
+            chunk = labels[start : start + OPTIONS_PER_SELECT]
+            options = [discord.SelectOption(label=_short(label, 100), value=str(start + i)) for i, label in enumerate(chunk)]
+            placeholder = i18n.t("chooser.choose", locale)
+            if len(labels) > OPTIONS_PER_SELECT:
+                placeholder = i18n.t("chooser.more", locale, start=start + 1, end=start + len(chunk))
+            select = ChoiceSelect(table.id, table.version, prefix, start, options, placeholder)
+            select.row = number
+            view.add_item(select)
+    if path:
+        back = ChoiceButton(table.id, table.version, encode_path(path[:-1]), i18n.t("chooser.back", locale),
+                            discord.ButtonStyle.secondary)
+        back.row = 4
+        view.add_item(back)
+    return view
+
+
+def _short(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

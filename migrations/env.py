@@ -1,0 +1,38 @@
+"""Alembic environment: runs migrations over the bot's async engine."""
+
+import asyncio
+
+from alembic import context
+from sqlalchemy.ext.asyncio import create_async_engine
+
+from bot.db.models import Base
+
+config = context.config
+target_metadata = Base.metadata
+
+
+def run_offline() -> None:
+    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata,
+                      literal_binds=True, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+def _run_sync(connection) -> None:
+    # Batch mode lets later revisions alter SQLite tables, which cannot ALTER columns in place.
+    context.configure(connection=connection, target_metadata=target_metadata, render_as_batch=True)
+    with context.begin_transaction():
+        context.run_migrations()
+
+
+async def run_online() -> None:
+    engine = create_async_engine(config.get_main_option("sqlalchemy.url"))
+    async with engine.connect() as connection:
+        await connection.run_sync(_run_sync)
+    await engine.dispose()
+
+
+if context.is_offline_mode():
+    run_offline()
+else:
+    asyncio.run(run_online())

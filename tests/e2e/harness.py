@@ -1,0 +1,165 @@
+"""Run the real bot (discord.py, our database, our cogs) against the loopback Discord-compatible server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from bot.app import GameBot, build
+from bot.chooser import Chosen, Prompt, narrow
+from bot.service import Table
+from bot.settings import Settings
+from sandbox.model import Channel, Guild, Message, User
+from sandbox.server import DiscordSandbox
+
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-")
+
+
+@dataclass
+class Harness:
+    sb: DiscordSandbox
+    guild: Guild
+    games: Channel
+    users: dict[str, User]
+    db_path: Path
+    bot: GameBot | None = None
+    _task: asyncio.Task | None = None
+    restarts: int = field(default=0)
+
+    def settings(self) -> Settings:
+        return Settings(
+            discord_token=self.sb.token,
+            database_url=f"sqlite+aiosqlite:///{self.db_path}",
+            dev_guild_id=int(self.guild.id),
+            discord_api_base=self.sb.api_url,
+            discord_gateway_url=self.sb.gateway_url,
+            _env_file=None,
+        )
+
+    async def start_bot(self) -> GameBot:
+        bot = await build(self.settings(), guild_ready_timeout=0.05)
+        await bot.login(self.sb.token)
+        self._task = asyncio.create_task(bot.connect(reconnect=True))
+        await asyncio.wait_for(bot.wait_until_ready(), 10)
+        await self.sb.wait_for_commands("play", "rules")
+        self.bot = bot
+        return bot
+
+    async def stop_bot(self) -> None:
+        if self.bot is None:
+            return
+        await self.idle()
+        await self.bot.close()
+        await self.bot.db_engine.dispose()  # type: ignore[attr-defined]
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        self.bot = None
+
+    async def restart_bot(self) -> GameBot:
+        await self.stop_bot()
+        self.restarts += 1
+        return await self.start_bot()
+
+    async def idle(self, timeout: float = 20) -> None:
+        """Wait until the bot has finished handling every interaction (including what it posts afterwards)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        while loop.time() < deadline:
+            busy = [
+                t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(HANDLER_TASKS)
+            ]
+            if not busy:
+                return
+            await asyncio.sleep(0.01)
+        raise TimeoutError("the bot is still busy")
+
+    # --- game helpers -------------------------------------------------------------------------------------------
+
+    @property
+    def service(self):
+        assert self.bot is not None
+        return self.bot.host.service
+
+    async def table(self, game_id: int) -> Table:
+        return await self.service.get(game_id)
+
+    def thread(self, table: Table) -> Channel:
+        return self.sb.world.channel(str(table.record.thread_id))
+
+    def board_message(self, table: Table) -> Message:
+        return self.sb.world.message(str(table.record.board_message_id))
+
+    async def click(self, user: User, message: Message, custom_id: str) -> Any:
+        result = await self.sb.click(user, message, custom_id)
+        await self.idle()
+        return result
+
+    async def slash(self, user: User, channel: Channel, command: str, options: dict[str, Any] | None = None) -> Any:
+        result = await self.sb.slash(user, channel, command, options or {})
+        await self.idle()
+        return result
+
+    async def play_through_chooser(self, user: User, game_id: int, action: dict[str, Any]) -> Message:
+        """Click 'Take my turn' and then the buttons/selects that lead to `action`; return the picker message."""
+        table = await self.table(game_id)
+        board = self.board_message(table)
+        opened = await self.click(user, board, f"table:turn:{game_id}")
+        picker = opened.message
+        assert picker is not None and picker.audience.kind == "ephemeral"
+        seat = table.seat_of(int(user.id))
+        actions = table.engine.legal_actions(table.state, seat)
+        path: list[int] = []
+        while True:
+            step = narrow(actions, path)
+            if isinstance(step, Chosen):
+                break
+            assert isinstance(step, Prompt)
+            value = action.get(step.key)
+            path.append(step.values.index(value))
+            await self.choose(user, picker, table, path)
+        return picker
+
+    async def choose(self, user: User, picker: Message, table: Table, path: list[int]) -> None:
+        text = ".".join(map(str, path))
+        button = f"mv:{table.id}:{table.version}:{text}"
+        if picker.component(button) is not None:
+            await self.click(user, picker, button)
+            return
+        parent = ".".join(map(str, path[:-1]))
+        for select in picker.selects():
+            if select["custom_id"].startswith(f"mvs:{table.id}:{table.version}:{parent}:"):
+                if any(o["value"] == str(path[-1]) for o in select["options"]):
+                    await self.sb.select(user, picker, select["custom_id"], [str(path[-1])])
+                    await self.idle()
+                    return
+        raise AssertionError(f"no component leads to {text} on {picker.text}")
+
+
+@contextlib.asynccontextmanager
+async def harness(tmp_path: Path, **user_options: dict[str, Any]):
+    sb = DiscordSandbox(token="e2e-token")
+    guild = sb.add_guild("Board game club")
+    games = sb.add_channel(guild, "games")
+    people = {
+        "alice": dict(locale="en-US", manager=False),
+        "bob": dict(locale="ko"),
+        "carol": dict(locale="es-ES", dms_open=False),
+        "dave": dict(locale="en-US"),
+        "erin": dict(locale="en-US", manager=True),
+    }
+    users = {name: sb.add_user(name.capitalize(), **{**opts, **user_options.get(name, {})}) for name, opts in people.items()}
+    await sb.start()
+    undo = sb.patch_discord()
+    h = Harness(sb, guild, games, users, tmp_path / "e2e.db")
+    try:
+        await h.start_bot()
+        yield h
+    finally:
+        await h.stop_bot()
+        undo()
+        await sb.stop()

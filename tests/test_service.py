@@ -1,0 +1,195 @@
+"""The one write path, against every supported database (SQLite always; PostgreSQL when TEST_POSTGRES_URL is set)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import pytest
+
+from bot.db import make_engine, make_sessionmaker, migrate
+from bot.db.models import Move
+from bot.service import ACTIVE, ABANDONED, FINISHED, GameService, ServiceError
+from engines.base import IllegalAction
+
+URLS = ["sqlite"] + (["postgres"] if os.environ.get("TEST_POSTGRES_URL") else [])
+
+
+@pytest.fixture(params=URLS)
+async def database_url(request, tmp_path):
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+        return
+    from tests.pg import fresh_database
+
+    async with fresh_database(os.environ["TEST_POSTGRES_URL"]) as url:
+        yield url
+
+
+@pytest.fixture
+async def service(database_url):
+    await migrate(database_url)
+    engine = make_engine(database_url)
+    yield GameService(make_sessionmaker(engine), new_seed=lambda: 1234)
+    await engine.dispose()
+
+
+async def started_druids(service: GameService, players: int = 3):
+    table = await service.create_lobby(
+        engine_name="druids", guild_id=1, channel_id=10, host_id=100, host_name="Alice", locale="en", raw_options={}
+    )
+    for user in range(1, players):
+        await service.join(table.id, 100 + user, f"P{user}")
+    return await service.start(table.id, 100)
+
+
+async def test_lobby_to_started_game(service):
+    table = await started_druids(service)
+    assert table.status == ACTIVE and table.version == 1
+    assert table.names == ["Alice", "P1", "P2"]
+    assert table.to_act() == [0]
+    assert [t.id for t in await service.games_in_channel(10)] == [table.id]
+    assert [t.id for t in await service.games_of_user(101)] == [table.id]
+
+
+async def test_lobby_refusals(service):
+    table = await service.create_lobby(
+        engine_name="druids", guild_id=1, channel_id=10, host_id=100, host_name="A", locale="en", raw_options={}
+    )
+    for code, call in [
+        ("already_joined", service.join(table.id, 100, "A")),
+        ("host_cannot_leave", service.leave(table.id, 100)),
+        ("not_in_lobby", service.leave(table.id, 555)),
+        ("not_enough_players", service.start(table.id, 100)),
+        ("game_not_found", service.join(9999, 1, "x")),
+    ]:
+        with pytest.raises(ServiceError) as refused:
+            await call
+        assert refused.value.code == code
+    for user in range(101, 104):
+        await service.join(table.id, user, "x")
+    with pytest.raises(ServiceError) as refused:
+        await service.join(table.id, 200, "late")
+    assert refused.value.code == "lobby_full"
+    with pytest.raises(ServiceError) as refused:
+        await service.start(table.id, 101)
+    assert refused.value.code == "only_host_starts"
+    with pytest.raises(ServiceError) as refused:
+        await service.create_lobby(engine_name="chess", guild_id=1, channel_id=1, host_id=1, host_name="x",
+                                   locale="en", raw_options={})
+    assert refused.value.code == "unknown_game"
+    with pytest.raises(IllegalAction) as refused:
+        await service.create_lobby(engine_name="druids", guild_id=1, channel_id=1, host_id=1, host_name="x",
+                                   locale="en", raw_options={"speed": "fast"})
+    assert refused.value.code == "unknown_option"
+
+
+async def test_leaving_renumbers_seats(service):
+    table = await service.create_lobby(
+        engine_name="druids", guild_id=1, channel_id=10, host_id=100, host_name="A", locale="en", raw_options={}
+    )
+    await service.join(table.id, 101, "B")
+    await service.join(table.id, 102, "C")
+    table = await service.leave(table.id, 101)
+    assert [(s.seat, s.display_name) for s in table.seats] == [(0, "A"), (1, "C")]
+
+
+async def test_a_move_is_committed_with_its_log_entry(service):
+    table = await started_druids(service)
+    action = table.engine.legal_actions(table.state, 0)[0]
+    result = await service.act(table.id, 100, action, expected_version=1)
+    assert result.table.version == 2
+    assert result.seat == 0 and result.events
+    moves = await service.moves(table.id)
+    assert [(m.version, m.seat, m.action) for m in moves] == [(2, 0, action)]
+    assert moves[0].events == result.events
+    reloaded = await service.get(table.id)
+    assert reloaded.state == result.table.state
+
+
+async def test_refused_moves_change_nothing(service):
+    table = await started_druids(service)
+    action = table.engine.legal_actions(table.state, 0)[0]
+    attempts = [
+        ("not_a_player", 999, action, None),
+        ("not_your_turn", 101, action, None),
+        ("stale", 100, action, 0),
+        ("card_not_in_hand", 100, {"type": "play_card", "card": "ruby-99", "place": 0}, None),
+    ]
+    for code, user, attempt, version in attempts:
+        with pytest.raises((ServiceError, IllegalAction)) as refused:
+            await service.act(table.id, user, attempt, expected_version=version)
+        assert refused.value.code == code
+    after = await service.get(table.id)
+    assert after.version == table.version and after.state == table.state
+    assert await service.moves(table.id) == []
+
+
+async def test_concurrent_moves_on_one_game_apply_once(service):
+    table = await started_druids(service)
+    action = table.engine.legal_actions(table.state, 0)[0]
+    results = await asyncio.gather(
+        *(service.act(table.id, 100, action, expected_version=1) for _ in range(3)), return_exceptions=True
+    )
+    assert sum(not isinstance(r, Exception) for r in results) == 1
+    assert all(isinstance(r, ServiceError) and r.code == "stale" for r in results if isinstance(r, Exception))
+    assert len(await service.moves(table.id)) == 1
+
+
+async def test_two_services_on_one_database_never_both_apply(database_url):
+    """Two bot processes share a database: the version check lets only one of two racing moves through."""
+    await migrate(database_url)
+    engines = [make_engine(database_url) for _ in range(2)]
+    first, second = (GameService(make_sessionmaker(e), new_seed=lambda: 7) for e in engines)
+    table = await started_druids(first)
+    action = table.engine.legal_actions(table.state, 0)[0]
+    stale_copy = await second.get(table.id)
+    await first.act(table.id, 100, action, expected_version=1)
+    with pytest.raises(ServiceError) as refused:
+        await second._commit_move(stale_copy, 0, 100, action, [], stale_copy.state)
+    assert refused.value.code == "stale"
+    assert len(await first.moves(table.id)) == 1
+    for e in engines:
+        await e.dispose()
+
+
+async def test_a_restarted_service_resumes_the_game(database_url):
+    await migrate(database_url)
+    engine = make_engine(database_url)
+    table = await started_druids(GameService(make_sessionmaker(engine), new_seed=lambda: 5))
+    await engine.dispose()
+    engine = make_engine(database_url)
+    again = GameService(make_sessionmaker(engine))
+    resumed = await again.get(table.id)
+    assert resumed.state == table.state and resumed.version == table.version
+    await again.act(table.id, 100, resumed.engine.legal_actions(resumed.state, 0)[0], expected_version=1)
+    await engine.dispose()
+
+
+async def test_abandon_needs_the_host_or_a_manager(service):
+    table = await started_druids(service)
+    with pytest.raises(ServiceError) as refused:
+        await service.abandon(table.id, 101, is_manager=False)
+    assert refused.value.code == "only_host_abandons"
+    table = await service.abandon(table.id, 101, is_manager=True)
+    assert table.status == ABANDONED
+    with pytest.raises(ServiceError) as refused:
+        await service.act(table.id, 100, {"type": "draw_gem"})
+    assert refused.value.code == "game_not_running"
+
+
+async def test_a_finished_game_is_marked_finished(service):
+    table = await started_druids(service, players=2)
+    state = table.state
+    engine = table.engine
+    from engines.rng import Rng
+
+    rng = Rng(3)
+    while engine.outcome(state) is None:
+        seat = engine.to_act(state)[0]
+        action = rng.choice(engine.legal_actions(state, seat))
+        result = await service.act(table.id, 100 + seat, action)
+        state = result.table.state
+    assert result.table.status == FINISHED and result.table.record.finished_at is not None
+    assert len(await service.moves(table.id)) == result.table.version - 1
+    assert all(isinstance(m, Move) for m in await service.moves(table.id, limit=3))
