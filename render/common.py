@@ -12,8 +12,8 @@ from pathlib import Path
 from PIL import Image, ImageDraw, ImageFont
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
-# NanumSquare (SIL OFL 1.1, shipped in render/fonts) covers Hangul, Latin and the Spanish accents.
-_FONT_FILES = {False: FONT_DIR / "NanumSquareR.ttf", True: FONT_DIR / "NanumSquareB.ttf"}
+# NanumGothic (SIL OFL 1.1, shipped in render/fonts) covers Hangul, Latin and the Spanish accents.
+_FONT_FILES = {False: FONT_DIR / "NanumGothic.ttf", True: FONT_DIR / "NanumGothicBold.ttf"}
 
 BACKGROUND = (43, 45, 49)  # Discord's dark theme, so images sit well in the channel
 PANEL = (56, 58, 64)

@@ -1,0 +1,71 @@
+"""Every string exists in every language, with the same placeholders, and the shipped font draws every character."""
+
+from __future__ import annotations
+
+import json
+import string
+from importlib import resources
+
+import pytest
+from PIL import Image, ImageDraw
+
+from bot import i18n, rules
+from bot.games import presenters
+from render.common import font
+
+
+def _catalog(locale: str) -> dict[str, str]:
+    presenters()  # games add their strings on load
+    return i18n._CATALOG[locale]
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+@pytest.mark.parametrize("locale", [loc for loc in i18n.LOCALES if loc != "en"])
+def test_every_string_is_translated_with_the_same_placeholders(locale):
+    english, other = _catalog("en"), _catalog(locale)
+    assert set(other) == set(english)
+    for key, text in english.items():
+        assert _fields(other[key]) == _fields(text), key
+
+
+def test_rules_sections_exist_in_every_language():
+    for game in presenters():
+        for section in rules.sections(game):
+            for locale in i18n.LOCALES:
+                assert section.title.get(locale) and section.body.get(locale), (game, section.id, locale)
+
+
+def _all_text() -> set[str]:
+    chars: set[str] = set()
+    for locale in i18n.LOCALES:
+        for text in _catalog(locale).values():
+            chars |= set(text)
+    for game in presenters():
+        for section in rules.sections(game):
+            for text in [*section.title.values(), *section.body.values()]:
+                chars |= set(text)
+    for path in resources.files("engines").iterdir():
+        data = path.joinpath("data")
+        if data.is_dir():
+            for file in data.iterdir():
+                if file.name.endswith(".json"):
+                    chars |= set(json.dumps(json.loads(file.read_text("utf-8")), ensure_ascii=False))
+    return {c for c in chars if c.isprintable() and not c.isspace()}
+
+
+def _mask(char: str) -> bytes:
+    image = Image.new("L", (48, 48))
+    ImageDraw.Draw(image).text((4, 4), char, fill=255, font=font(32))
+    return image.tobytes()
+
+
+def test_the_font_draws_every_character_we_show():
+    missing_glyph = _mask("\U000f0000")  # a private-use code point: the font's "missing" box
+    emoji = {c for c in _all_text() if ord(c) > 0x2500 and not ("\uac00" <= c <= "\ud7a3") and ord(c) > 0x3000}
+    checked = _all_text() - emoji  # emoji go in message text only, where Discord draws them
+    missing = sorted(c for c in checked if _mask(c) == missing_glyph)
+    assert not missing, f"no glyph for {missing[:20]}"
+    assert _mask("한") != missing_glyph and _mask("ñ") != missing_glyph
