@@ -10,17 +10,18 @@ import asyncio
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import case, func, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db.models import Game, Move, Seat
+from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
 from engines import get_engine
 from engines.base import Action, Engine, Event, IllegalAction, State, View
 
 LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
+ARCHIVED, EXPIRED = "archived", "expired"  # idle too long; a lobby nobody started
 
 
 class ServiceError(Exception):
@@ -67,7 +68,8 @@ class Table:
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.record.seats if s.user_id == user_id), None)
 
-    def user_at(self, seat: int) -> int:
+    def user_at(self, seat: int) -> int | None:
+        """The person holding `seat`, or None when the built-in player holds it."""
         return next(s.user_id for s in self.record.seats if s.seat == seat)
 
     def view(self, viewer: int | None) -> View:
@@ -78,7 +80,11 @@ class Table:
         return [] if self.state is None else self.engine.to_act(self.state)
 
     def users_to_act(self) -> list[int]:
-        return [self.user_at(seat) for seat in self.to_act()]
+        """People (not bots) who must act now."""
+        return [user for seat in self.to_act() if (user := self.user_at(seat)) is not None]
+
+    def bots_to_act(self) -> list[int]:
+        return [seat for seat in self.to_act() if self.user_at(seat) is None]
 
 
 @dataclass
@@ -235,6 +241,7 @@ class GameService:
                 record.state = engine.dump(state)
                 record.status = ACTIVE
                 record.version = 1
+                record.waiting_since = self.clock()
                 await self._touch(session, record)
             return await self.get(game_id)
 
@@ -292,18 +299,33 @@ class GameService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise ServiceError("not_a_player")
-            before = table.engine.to_act(table.state)
-            state, events = table.engine.apply(table.state, seat, action)
-            await self._commit_move(table, seat, user_id, action, events, state)
-            return MoveResult(await self.get(game_id), seat, action, events, before)
+            return await self._apply_and_commit(table, seat, user_id, action)
 
     async def _commit_move(
-        self, table: Table, seat: int, user_id: int, action: Action, events: list[Event], state: State
+        self,
+        table: Table,
+        seat: int,
+        user_id: int,
+        action: Action,
+        events: list[Event],
+        state: State,
+        extra: dict[str, Any] | None = None,
     ) -> None:
+        """Write the new state, guarded by the version we read, and its move-log entry, in one transaction."""
         now = self.clock()
-        finished = table.engine.outcome(state) is not None
-        values: dict[str, Any] = {"state": table.engine.dump(state), "version": table.version + 1, "updated_at": now}
-        if finished:
+        outcome = table.engine.outcome(state)
+        values: dict[str, Any] = {
+            "state": table.engine.dump(state),
+            "version": table.version + 1,
+            "updated_at": now,
+            "undo_request": None,  # any move ends a pending undo request
+            **(extra or {}),
+        }
+        waiting_before = set(table.to_act())
+        waiting_after = set(table.engine.to_act(state))
+        if waiting_after != waiting_before:
+            values["waiting_since"] = now
+        if outcome is not None:
             values.update(status=FINISHED, finished_at=now)
         async with self.sessions() as session, session.begin():
             result = await session.execute(
@@ -322,6 +344,416 @@ class GameService:
                     created_at=now,
                 )
             )
+            if waiting_after != waiting_before:  # a new wait starts: reminders count again from zero
+                await session.execute(
+                    update(Seat)
+                    .where(Seat.game_id == table.id, Seat.seat.in_(sorted(waiting_after)))
+                    .values(reminders_sent=0)
+                )
+            if outcome is not None:
+                for number in range(len(table.seats)):
+                    await session.execute(
+                        update(Seat)
+                        .where(Seat.game_id == table.id, Seat.seat == number)
+                        .values(final_score=outcome.scores[number], won=number in outcome.winners)
+                    )
+
+    # --- the built-in player, substitutes and leavers -------------------------------------------------------------
+
+    async def act_for_bot(self, game_id: int, seat: int) -> MoveResult:
+        """The built-in player moves for a seat nobody holds (or whose deadline passed)."""
+        async with self._lock(game_id):
+            table = await self.get(game_id)
+            if table.status != ACTIVE or table.state is None or seat not in table.to_act():
+                raise ServiceError("stale")
+            action = table.engine.bot_action(table.state, seat, table.record.seed ^ table.version)
+            return await self._apply_and_commit(table, seat, SYSTEM_USER, action)
+
+    async def act_on_deadline(self, game_id: int, seat: int) -> MoveResult:
+        """A missed deadline: pass where the rules allow it, otherwise the built-in player's move."""
+        async with self._lock(game_id):
+            table = await self.get(game_id)
+            if table.status != ACTIVE or table.state is None or seat not in table.to_act():
+                raise ServiceError("stale")
+            action = table.engine.pass_action(table.state, seat) or table.engine.bot_action(
+                table.state, seat, table.record.seed ^ table.version
+            )
+            return await self._apply_and_commit(table, seat, SYSTEM_USER, action)
+
+    async def _apply_and_commit(self, table: Table, seat: int, user_id: int, action: Action) -> MoveResult:
+        assert table.state is not None
+        before = table.engine.to_act(table.state)
+        state, events = table.engine.apply(table.state, seat, action)
+        await self._commit_move(table, seat, user_id, action, events, state)
+        return MoveResult(await self.get(table.id), seat, action, events, before)
+
+    async def add_bot(self, game_id: int, user_id: int, name: str) -> Table:
+        async with self._lock(game_id):
+            async with self.sessions() as session, session.begin():
+                record = await self._lobby(session, game_id)
+                if record.host_id != user_id:
+                    raise ServiceError("only_host_adds_bots")
+                engine = get_engine(record.engine)
+                if len(record.seats) >= engine.max_players:
+                    raise ServiceError("lobby_full", max=engine.max_players)
+                record.seats.append(Seat(seat=len(record.seats), user_id=None, display_name=name))
+                await self._touch(session, record)
+            return await self.get(game_id)
+
+    async def hand_to_bot(self, game_id: int, seat: int, name: str) -> Table:
+        """A player leaves a running game (or is voted out): the built-in player takes the seat and all it owns."""
+        async with self._lock(game_id):
+            async with self.sessions() as session, session.begin():
+                record = await session.get(Game, game_id)
+                if record is None or record.status != ACTIVE:
+                    raise ServiceError("game_not_running")
+                target = next(s for s in record.seats if s.seat == seat)
+                target.user_id = None
+                target.display_name = name
+                target.kick_votes = []
+                record.version += 1  # buttons drawn for the old owner are now out of date
+                await self._touch(session, record)
+            return await self.get(game_id)
+
+    async def vote_out(self, game_id: int, voter_id: int, seat: int) -> tuple[Table, bool]:
+        """Record a vote to replace `seat`; a majority of the other human players replaces it by the bot."""
+        async with self._lock(game_id):
+            async with self.sessions() as session, session.begin():
+                record = await session.get(Game, game_id)
+                if record is None or record.status != ACTIVE:
+                    raise ServiceError("game_not_running")
+                voter = next((s for s in record.seats if s.user_id == voter_id), None)
+                if voter is None:
+                    raise ServiceError("not_a_player")
+                target = next((s for s in record.seats if s.seat == seat), None)
+                if target is None or target.is_bot:
+                    raise ServiceError("no_such_player")
+                if target.seat == voter.seat:
+                    raise ServiceError("use_leave")
+                votes = sorted({*target.kick_votes, voter.seat})
+                target.kick_votes = votes
+                voters = [s for s in record.seats if not s.is_bot and s.seat != seat]
+                passed = len(votes) * 2 > len(voters)
+                await self._touch(session, record)
+        table = await self.get(game_id)
+        return table, passed
+
+    async def substitute(self, game_id: int, user_id: int, name: str, seat: int | None) -> Table:
+        """A new person takes over a seat the built-in player holds."""
+        async with self._lock(game_id):
+            async with self.sessions() as session, session.begin():
+                record = await session.get(Game, game_id)
+                if record is None or record.status != ACTIVE:
+                    raise ServiceError("game_not_running")
+                if any(s.user_id == user_id for s in record.seats):
+                    raise ServiceError("already_joined")
+                free = [s for s in record.seats if s.is_bot and (seat is None or s.seat == seat)]
+                if not free:
+                    raise ServiceError("no_free_seat")
+                free[0].user_id = user_id
+                free[0].display_name = name
+                free[0].dms_closed = False
+                record.version += 1
+                await self._touch(session, record)
+            return await self.get(game_id)
+
+    # --- undo -----------------------------------------------------------------------------------------------------
+
+    async def replay(self, table: Table, upto: int | None = None) -> tuple[State, list[Move]]:
+        """Rebuild the state from the seed and the move log (undos remove the move they undid); returns the
+        state and the moves still in effect."""
+        moves = await self.moves(table.id)
+        effective: list[Move] = []
+        for move in moves:
+            if upto is not None and move.version > upto:
+                break
+            if move.action.get("type") == UNDO:
+                effective.pop()
+            else:
+                effective.append(move)
+        engine = table.engine
+        state = engine.new_game(len(table.seats), engine.validate_options(table.record.options), table.record.seed)
+        for move in effective:
+            state, _ = engine.apply(state, move.seat, move.action)
+        return state, effective
+
+    async def request_undo(self, game_id: int, user_id: int) -> tuple[Table, str]:
+        """Take back the asker's last move: at once if it revealed nothing and nobody acted since; otherwise it
+        waits for every other player's approval. Returns the table and "undone" or "asked"."""
+        async with self._lock(game_id):
+            table = await self.get(game_id)
+            if table.status != ACTIVE:
+                raise ServiceError("game_not_running")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("not_a_player")
+            previous, effective = await self.replay(table)
+            if not effective:
+                raise ServiceError("nothing_to_undo")
+            last = effective[-1]
+            if last.seat != seat:
+                raise ServiceError("undo_only_own_last_move")
+            before, _ = await self.replay(table, upto=last.version - 1)
+            free = not table.engine.reveals(before, previous, seat, last.events)
+            others = [s.seat for s in table.seats if s.seat != seat and not s.is_bot]
+            if free or not others:
+                await self._undo(table, seat, user_id, last, before)
+                return await self.get(game_id), "undone"
+            async with self.sessions() as session, session.begin():
+                await session.execute(
+                    update(Game)
+                    .where(Game.id == game_id, Game.version == table.version)
+                    .values(undo_request={"version": last.version, "seat": seat, "approvals": []})
+                )
+            return await self.get(game_id), "asked"
+
+    async def answer_undo(self, game_id: int, user_id: int, approve: bool) -> tuple[Table, str]:
+        """Another player approves or refuses a pending undo; returns "undone", "waiting" or "refused"."""
+        async with self._lock(game_id):
+            table = await self.get(game_id)
+            request = table.record.undo_request
+            if table.status != ACTIVE or not request:
+                raise ServiceError("no_undo_pending")
+            seat = table.seat_of(user_id)
+            if seat is None:
+                raise ServiceError("not_a_player")
+            if seat == request["seat"]:
+                raise ServiceError("cannot_approve_own_undo")
+            if not approve:
+                await self._set_undo_request(table, None)
+                return await self.get(game_id), "refused"
+            approvals = sorted({*request["approvals"], seat})
+            others = {s.seat for s in table.seats if s.seat != request["seat"] and not s.is_bot}
+            if others <= set(approvals):
+                _, effective = await self.replay(table)
+                last = effective[-1]
+                if last.version != request["version"]:  # the game moved on: the request no longer applies
+                    await self._set_undo_request(table, None)
+                    raise ServiceError("stale")
+                before, _ = await self.replay(table, upto=last.version - 1)
+                await self._undo(table, request["seat"], table.user_at(request["seat"]) or 0, last, before)
+                return await self.get(game_id), "undone"
+            await self._set_undo_request(table, {**request, "approvals": approvals})
+            return await self.get(game_id), "waiting"
+
+    async def _set_undo_request(self, table: Table, request: dict[str, Any] | None) -> None:
+        async with self.sessions() as session, session.begin():
+            await session.execute(update(Game).where(Game.id == table.id).values(undo_request=request))
+
+    async def _undo(self, table: Table, seat: int, user_id: int, last: Move, before: State) -> None:
+        event = {"type": "MoveUndone", "seat": seat, "version": last.version}
+        await self._commit_move(
+            table, seat, user_id, {"type": UNDO, "version": last.version}, [event], before,
+            extra={"undo_request": None},
+        )
+
+    # --- timers: reminders, deadlines, housekeeping ---------------------------------------------------------------
+
+    async def settings_for(self, guild_id: int | None) -> GuildSettings:
+        async with self.sessions() as session:
+            found = await session.get(GuildSettings, guild_id) if guild_id is not None else None
+            return found or GuildSettings(
+                guild_id=guild_id or 0,
+                locale=None,
+                use_threads=True,
+                host_role_id=None,
+                game_channel_ids=[],
+                remind_after_hours=24.0,
+                remind_every_hours=24.0,
+                remind_max=3,
+                deadline_hours=None,
+                idle_archive_days=30.0,
+                lobby_expiry_hours=72.0,
+            )
+
+    async def update_settings(self, guild_id: int, **values: Any) -> GuildSettings:
+        async with self.sessions() as session, session.begin():
+            found = await session.get(GuildSettings, guild_id)
+            if found is None:
+                defaults = await self.settings_for(None)
+                found = GuildSettings(**{c: getattr(defaults, c) for c in SETTINGS_COLUMNS}, guild_id=guild_id)
+                session.add(found)
+            for name, value in values.items():
+                assert name in SETTINGS_COLUMNS, name
+                setattr(found, name, value)
+        return await self.settings_for(guild_id)
+
+    async def set_game_timers(self, game_id: int, **values: Any) -> Table:
+        allowed = {"remind_after_hours", "remind_every_hours", "remind_max", "deadline_hours"}
+        assert set(values) <= allowed
+        async with self.sessions() as session, session.begin():
+            await session.execute(update(Game).where(Game.id == game_id).values(**values))
+        return await self.get(game_id)
+
+    async def set_vacation(self, user_id: int, on: bool) -> None:
+        async with self.sessions() as session, session.begin():
+            prefs = await session.get(UserPrefs, user_id)
+            if prefs is None:
+                session.add(UserPrefs(user_id=user_id, vacation=on))
+            else:
+                prefs.vacation = on
+
+    async def on_vacation(self, user_ids: list[int]) -> set[int]:
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(UserPrefs.user_id).where(UserPrefs.user_id.in_(user_ids), UserPrefs.vacation.is_(True))
+            )
+            return set(rows)
+
+    async def set_pings(self, game_id: int, user_id: int, on: bool) -> None:
+        async with self.sessions() as session, session.begin():
+            result = await session.execute(
+                update(Seat).where(Seat.game_id == game_id, Seat.user_id == user_id).values(pings=on)
+            )
+            if result.rowcount != 1:
+                raise ServiceError("not_a_player")
+
+    async def note_reminder(self, game_id: int, seat: int) -> None:
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                update(Seat)
+                .where(Seat.game_id == game_id, Seat.seat == seat)
+                .values(reminders_sent=Seat.reminders_sent + 1)
+            )
+
+    async def due(self, now: datetime) -> Due:
+        """What the clock says must happen now: reminders, deadline moves, idle games to archive, lobbies to end."""
+        due = Due()
+        for table in await self.active_games():
+            record = table.record
+            settings = await self.settings_for(record.guild_id)
+            if table.status == LOBBY:
+                if _hours(now - _aware(record.updated_at)) >= settings.lobby_expiry_hours:
+                    due.expired_lobbies.append(table)
+                continue
+            if _hours(now - _aware(record.updated_at)) >= settings.idle_archive_days * 24:
+                due.idle_games.append(table)
+                continue
+            waiting = record.waiting_since and _hours(now - _aware(record.waiting_since))
+            if not waiting:
+                continue
+            remind_after = _pick(record.remind_after_hours, settings.remind_after_hours)
+            remind_every = _pick(record.remind_every_hours, settings.remind_every_hours)
+            remind_max = _pick(record.remind_max, settings.remind_max)
+            deadline = _pick(record.deadline_hours, settings.deadline_hours)
+            humans = {s.seat: s for s in table.seats if not s.is_bot}
+            away = await self.on_vacation([s.user_id for s in humans.values() if s.user_id])
+            for seat_number in table.to_act():
+                seat = humans.get(seat_number)
+                if seat is None:
+                    due.bot_turns.append((table, seat_number))
+                    continue
+                if seat.user_id in away:
+                    continue
+                if deadline is not None and waiting >= deadline:
+                    due.deadlines.append((table, seat_number))
+                elif (
+                    seat.pings
+                    and seat.reminders_sent < remind_max
+                    and waiting >= remind_after + seat.reminders_sent * remind_every
+                ):
+                    due.reminders.append((table, seat_number))
+        return due
+
+    async def close(self, game_id: int, status: str) -> Table:
+        """End a game without a result (an idle game archived, a lobby that nobody started)."""
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                update(Game)
+                .where(Game.id == game_id)
+                .values(status=status, finished_at=self.clock(), version=Game.version + 1)
+            )
+        return await self.get(game_id)
+
+    # --- spectators and stats -------------------------------------------------------------------------------------
+
+    async def follow(self, game_id: int, user_id: int, on: bool) -> None:
+        async with self.sessions() as session, session.begin():
+            found = await session.scalar(
+                select(Spectator).where(Spectator.game_id == game_id, Spectator.user_id == user_id)
+            )
+            if on and found is None:
+                session.add(Spectator(game_id=game_id, user_id=user_id))
+            elif not on and found is not None:
+                await session.delete(found)
+
+    async def spectators(self, game_id: int) -> list[int]:
+        async with self.sessions() as session:
+            return list(await session.scalars(select(Spectator.user_id).where(Spectator.game_id == game_id)))
+
+    async def leaderboard(self, guild_id: int, engine_name: str) -> list[tuple[int, str, int, int, float]]:
+        """(user id, latest name, games, wins, average score) for finished games in one server, best first."""
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(
+                    Seat.user_id,
+                    func.max(Seat.display_name),
+                    func.count(Seat.id),
+                    func.sum(case((Seat.won.is_(True), 1), else_=0)),
+                    func.avg(Seat.final_score),
+                )
+                .join(Game)
+                .where(
+                    Game.guild_id == guild_id,
+                    Game.engine == engine_name,
+                    Game.status == FINISHED,
+                    Seat.user_id.is_not(None),
+                )
+                .group_by(Seat.user_id)
+            )
+            table = [(uid, name, games, int(wins or 0), float(avg or 0)) for uid, name, games, wins, avg in rows]
+        return sorted(table, key=lambda r: (-r[3], -r[4], r[1]))
+
+    async def history(self, user_id: int, guild_id: int | None, limit: int = 10) -> list[Table]:
+        async with self.sessions() as session:
+            query = (
+                select(Game)
+                .join(Seat)
+                .where(Seat.user_id == user_id, Game.status == FINISHED)
+                .order_by(Game.finished_at.desc())
+                .limit(limit)
+            )
+            if guild_id is not None:
+                query = query.where(Game.guild_id == guild_id)
+            return [self._table(record) for record in await session.scalars(query)]
+
+
+@dataclass
+class Due:
+    reminders: list[tuple[Table, int]] = field(default_factory=list)
+    deadlines: list[tuple[Table, int]] = field(default_factory=list)
+    bot_turns: list[tuple[Table, int]] = field(default_factory=list)
+    idle_games: list[Table] = field(default_factory=list)
+    expired_lobbies: list[Table] = field(default_factory=list)
+
+
+SYSTEM_USER = 0  # the user id logged for moves the host made itself (bots, deadlines)
+UNDO = "undo"
+SETTINGS_COLUMNS = (
+    "locale",
+    "use_threads",
+    "host_role_id",
+    "game_channel_ids",
+    "remind_after_hours",
+    "remind_every_hours",
+    "remind_max",
+    "deadline_hours",
+    "idle_archive_days",
+    "lobby_expiry_hours",
+)
+
+
+def _hours(delta: timedelta) -> float:
+    return delta.total_seconds() / 3600
+
+
+def _aware(moment: datetime) -> datetime:
+    """SQLite returns naive datetimes; every time we store is UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+def _pick(own: Any, default: Any) -> Any:
+    return default if own is None else own
 
 
 __all__ = ["GameService", "IllegalAction", "MoveResult", "ServiceError", "Table"]

@@ -70,6 +70,9 @@ class Outcome:
     details: dict[str, Any] = field(default_factory=dict)
 
 
+PASS_TYPES = frozenset({"pass", "decline", "skip", "end_turn"})
+
+
 def clone(data: Any) -> Any:
     """A deep copy of plain data, much faster than copy.deepcopy."""
     return marshal.loads(marshal.dumps(data))
@@ -117,6 +120,29 @@ class Engine(ABC):
     def player_count(self, state: State) -> int:
         """Every state stores its number of seats under "players"."""
         return int(state["players"])
+
+    # Events that show someone something they could not see before, including new facts only the mover learns.
+    revealing_events: ClassVar[frozenset[str]] = frozenset()
+
+    def bot_action(self, state: State, seat: int, seed: int) -> Action:
+        """The built-in player's choice for `seat` (empty seats, leavers, missed deadlines). Engines override this
+        with a heuristic; the default picks a legal action at random."""
+        from engines.rng import Rng
+
+        return Rng.from_seed(seed).choice(self.legal_actions(state, seat))
+
+    def pass_action(self, state: State, seat: int) -> Action | None:
+        """The action that does nothing, where the rules allow one (what a missed deadline plays first)."""
+        return next((a for a in self.legal_actions(state, seat) if a["type"] in PASS_TYPES), None)
+
+    def reveals(self, before: State, after: State, seat: int, events: list[Event]) -> bool:
+        """Whether `seat`'s move drew on chance or showed anyone hidden information (a private event for another
+        seat, or one of `revealing_events`): such a move is not taken back without the other players' consent."""
+        if before.get("rng") != after.get("rng"):
+            return True
+        return any(
+            e["type"] in self.revealing_events or set(e.get("private", [seat])) - {seat} for e in events
+        )
 
     def explain_illegal(self, state: State, seat: int, action: Action) -> IllegalAction:
         """Why `action` is not legal, as specifically as the engine can say. Engines override for clearer codes."""

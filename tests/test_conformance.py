@@ -70,6 +70,10 @@ def check_state(engine: Engine, state, seat: int, seed: int) -> None:
             assert engine.legal_actions(state, other_seat) == []
     with pytest.raises(IllegalAction):
         engine.apply(state, seat, {"type": "no-such-action"})
+    # The built-in player only ever chooses legal actions, and a pass is one of them when offered.
+    assert engine.bot_action(state, seat, seed) in engine.legal_actions(state, seat)
+    passing = engine.pass_action(state, seat)
+    assert passing is None or passing in engine.legal_actions(state, seat)
 
 
 @pytest.mark.parametrize(("engine", "players"), CASES)

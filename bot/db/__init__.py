@@ -20,6 +20,7 @@ def make_engine(url: str) -> AsyncEngine:
         def _sqlite_pragmas(connection, _record) -> None:  # WAL lets readers go on while a move commits
             cursor = connection.cursor()
             cursor.execute("PRAGMA journal_mode=WAL")
+            cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across crashes of the bot
             cursor.execute("PRAGMA foreign_keys=ON")
             cursor.execute("PRAGMA busy_timeout=5000")
             cursor.close()

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, Boolean, DateTime, ForeignKey, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, BigInteger, Boolean, DateTime, Float, ForeignKey, Integer, String, Text, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 
@@ -33,6 +33,15 @@ class Game(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     finished_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Since when the seats that must act now have been waiting: reminders and deadlines count from here.
+    waiting_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Reminder and deadline policy in hours; None takes the server's default.
+    remind_after_hours: Mapped[float | None] = mapped_column(Float)
+    remind_every_hours: Mapped[float | None] = mapped_column(Float)
+    remind_max: Mapped[int | None] = mapped_column(Integer)
+    deadline_hours: Mapped[float | None] = mapped_column(Float)
+    # A pending undo that needs the other players' approval: {"version", "seat", "approvals": [seats]}.
+    undo_request: Mapped[dict[str, Any] | None] = mapped_column(JSON)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
@@ -46,9 +55,18 @@ class Seat(Base):
     id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
     seat: Mapped[int] = mapped_column(Integer)
-    user_id: Mapped[int] = mapped_column(BigInteger, index=True)
+    user_id: Mapped[int | None] = mapped_column(BigInteger, index=True)  # None: the built-in bot plays it
     display_name: Mapped[str] = mapped_column(String(100))
     dms_closed: Mapped[bool] = mapped_column(Boolean, default=False)
+    pings: Mapped[bool] = mapped_column(Boolean, default=True)
+    reminders_sent: Mapped[int] = mapped_column(Integer, default=0)
+    kick_votes: Mapped[list[Any]] = mapped_column(JSON, default=list)  # seats voting this seat out
+    final_score: Mapped[float | None] = mapped_column(Float)
+    won: Mapped[bool | None] = mapped_column(Boolean)
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
 
     game: Mapped[Game] = relationship(back_populates="seats")
 
@@ -69,6 +87,22 @@ class Move(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
+class Spectator(Base):
+    __tablename__ = "spectators"
+    __table_args__ = (UniqueConstraint("game_id", "user_id"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True, autoincrement=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int] = mapped_column(BigInteger)
+
+
+class UserPrefs(Base):
+    __tablename__ = "user_prefs"
+
+    user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
+    vacation: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
 class GuildSettings(Base):
     __tablename__ = "guild_settings"
 
@@ -77,3 +111,9 @@ class GuildSettings(Base):
     use_threads: Mapped[bool] = mapped_column(Boolean, default=True)
     host_role_id: Mapped[int | None] = mapped_column(BigInteger)
     game_channel_ids: Mapped[list[Any]] = mapped_column(JSON, default=list)
+    remind_after_hours: Mapped[float] = mapped_column(Float, default=24.0)
+    remind_every_hours: Mapped[float] = mapped_column(Float, default=24.0)
+    remind_max: Mapped[int] = mapped_column(Integer, default=3)
+    deadline_hours: Mapped[float | None] = mapped_column(Float)  # None: no deadline
+    idle_archive_days: Mapped[float] = mapped_column(Float, default=30.0)
+    lobby_expiry_hours: Mapped[float] = mapped_column(Float, default=72.0)

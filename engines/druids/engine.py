@@ -64,6 +64,7 @@ class Druids(Engine):
     titles = {"en": "Druids", "ko": "드루이드", "es": "Druidas"}
     min_players = 2
     max_players = 4
+    revealing_events = frozenset({"PlaceRevealed", "PlaceReplaced", "GemDeckReshuffled", "OwnGemDrawn"})
 
     # --- set-up ---------------------------------------------------------------------------------------------------
 
@@ -397,6 +398,11 @@ class Druids(Engine):
             view["hand"] = sorted(state["hands"][viewer], key=_hand_order)
             view["followers_home"] = list(state["followers_home"][viewer])
         return view
+
+    def bot_action(self, state: State, seat: int, seed: int) -> Action:
+        from engines.druids import autoplayer
+
+        return autoplayer.choose(self.view(state, seat), self.legal_actions(state, seat), Rng.from_seed(seed))
 
     def outcome(self, state: State) -> Outcome | None:
         if state["finished"] is None:

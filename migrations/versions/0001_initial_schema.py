@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-22 03:18:05.330236
+Create Date: 2026-11-22 03:36:57.611781
 """
 
 import sqlalchemy as sa
@@ -34,6 +34,12 @@ def upgrade() -> None:
     sa.Column('created_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('updated_at', sa.DateTime(timezone=True), nullable=False),
     sa.Column('finished_at', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('waiting_since', sa.DateTime(timezone=True), nullable=True),
+    sa.Column('remind_after_hours', sa.Float(), nullable=True),
+    sa.Column('remind_every_hours', sa.Float(), nullable=True),
+    sa.Column('remind_max', sa.Integer(), nullable=True),
+    sa.Column('deadline_hours', sa.Float(), nullable=True),
+    sa.Column('undo_request', sa.JSON(), nullable=True),
     sa.PrimaryKeyConstraint('id')
     )
     with op.batch_alter_table('games', schema=None) as batch_op:
@@ -48,7 +54,18 @@ def upgrade() -> None:
     sa.Column('use_threads', sa.Boolean(), nullable=False),
     sa.Column('host_role_id', sa.BigInteger(), nullable=True),
     sa.Column('game_channel_ids', sa.JSON(), nullable=False),
+    sa.Column('remind_after_hours', sa.Float(), nullable=False),
+    sa.Column('remind_every_hours', sa.Float(), nullable=False),
+    sa.Column('remind_max', sa.Integer(), nullable=False),
+    sa.Column('deadline_hours', sa.Float(), nullable=True),
+    sa.Column('idle_archive_days', sa.Float(), nullable=False),
+    sa.Column('lobby_expiry_hours', sa.Float(), nullable=False),
     sa.PrimaryKeyConstraint('guild_id')
+    )
+    op.create_table('user_prefs',
+    sa.Column('user_id', sa.BigInteger(), nullable=False),
+    sa.Column('vacation', sa.Boolean(), nullable=False),
+    sa.PrimaryKeyConstraint('user_id')
     )
     op.create_table('moves',
     sa.Column('id', sa.Integer(), autoincrement=True, nullable=False),
@@ -70,9 +87,14 @@ def upgrade() -> None:
     sa.Column('id', sa.Integer(), autoincrement=True, nullable=False),
     sa.Column('game_id', sa.Integer(), nullable=False),
     sa.Column('seat', sa.Integer(), nullable=False),
-    sa.Column('user_id', sa.BigInteger(), nullable=False),
+    sa.Column('user_id', sa.BigInteger(), nullable=True),
     sa.Column('display_name', sa.String(length=100), nullable=False),
     sa.Column('dms_closed', sa.Boolean(), nullable=False),
+    sa.Column('pings', sa.Boolean(), nullable=False),
+    sa.Column('reminders_sent', sa.Integer(), nullable=False),
+    sa.Column('kick_votes', sa.JSON(), nullable=False),
+    sa.Column('final_score', sa.Float(), nullable=True),
+    sa.Column('won', sa.Boolean(), nullable=True),
     sa.ForeignKeyConstraint(['game_id'], ['games.id'], ondelete='CASCADE'),
     sa.PrimaryKeyConstraint('id'),
     sa.UniqueConstraint('game_id', 'seat'),
@@ -82,9 +104,24 @@ def upgrade() -> None:
         batch_op.create_index(batch_op.f('ix_seats_game_id'), ['game_id'], unique=False)
         batch_op.create_index(batch_op.f('ix_seats_user_id'), ['user_id'], unique=False)
 
+    op.create_table('spectators',
+    sa.Column('id', sa.Integer(), autoincrement=True, nullable=False),
+    sa.Column('game_id', sa.Integer(), nullable=False),
+    sa.Column('user_id', sa.BigInteger(), nullable=False),
+    sa.ForeignKeyConstraint(['game_id'], ['games.id'], ondelete='CASCADE'),
+    sa.PrimaryKeyConstraint('id'),
+    sa.UniqueConstraint('game_id', 'user_id')
+    )
+    with op.batch_alter_table('spectators', schema=None) as batch_op:
+        batch_op.create_index(batch_op.f('ix_spectators_game_id'), ['game_id'], unique=False)
+
 
 
 def downgrade() -> None:
+    with op.batch_alter_table('spectators', schema=None) as batch_op:
+        batch_op.drop_index(batch_op.f('ix_spectators_game_id'))
+
+    op.drop_table('spectators')
     with op.batch_alter_table('seats', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_seats_user_id'))
         batch_op.drop_index(batch_op.f('ix_seats_game_id'))
@@ -94,6 +131,7 @@ def downgrade() -> None:
         batch_op.drop_index(batch_op.f('ix_moves_game_id'))
 
     op.drop_table('moves')
+    op.drop_table('user_prefs')
     op.drop_table('guild_settings')
     with op.batch_alter_table('games', schema=None) as batch_op:
         batch_op.drop_index(batch_op.f('ix_games_thread_id'))

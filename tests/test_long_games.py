@@ -1,0 +1,197 @@
+"""Games that last days: timers, the built-in player, substitutes, undo, stats — with the clock under test control."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+
+from bot.db import make_engine, make_sessionmaker, migrate
+from bot.service import ACTIVE, ARCHIVED, EXPIRED, GameService, ServiceError
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = datetime(2026, 1, 1, 12, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += timedelta(hours=hours)
+
+
+@pytest.fixture
+def clock():
+    return Clock()
+
+
+@pytest.fixture
+async def service(tmp_path, clock):
+    url = f"sqlite+aiosqlite:///{tmp_path / 'long.db'}"
+    await migrate(url)
+    engine = make_engine(url)
+    yield GameService(make_sessionmaker(engine), clock=clock, new_seed=lambda: 42)
+    await engine.dispose()
+
+
+async def druids(service, humans: int = 3, bots: int = 0):
+    table = await service.create_lobby(
+        engine_name="druids", guild_id=7, channel_id=70, host_id=100, host_name="Host", locale="en", raw_options={}
+    )
+    for user in range(1, humans):
+        await service.join(table.id, 100 + user, f"P{user}")
+    for number in range(bots):
+        await service.add_bot(table.id, 100, f"Bot {number + 1}")
+    return await service.start(table.id, 100)
+
+
+async def test_reminders_follow_the_servers_policy(service, clock):
+    await service.update_settings(7, remind_after_hours=12, remind_every_hours=6, remind_max=2)
+    table = await druids(service)
+    clock.advance(11)
+    assert (await service.due(clock())).reminders == []
+    clock.advance(1.5)
+    due = await service.due(clock())
+    assert [(t.id, seat) for t, seat in due.reminders] == [(table.id, 0)]
+    await service.note_reminder(table.id, 0)
+    assert (await service.due(clock())).reminders == []  # the next one is 6 hours later
+    clock.advance(6)
+    assert len((await service.due(clock())).reminders) == 1
+    await service.note_reminder(table.id, 0)
+    clock.advance(48)
+    assert (await service.due(clock())).reminders == []  # at most two
+
+
+async def test_a_move_restarts_the_wait(service, clock):
+    await service.update_settings(7, remind_after_hours=1)
+    table = await druids(service)
+    clock.advance(5)
+    action = table.engine.legal_actions(table.state, 0)[0]
+    await service.act(table.id, 100, action)  # still seat 0's turn: same wait
+    assert len((await service.due(clock())).reminders) == 1
+    moved = await service.get(table.id)
+    while moved.to_act() == [0]:
+        result = await service.act(table.id, 100, moved.engine.bot_action(moved.state, 0, 1))
+        moved = result.table
+    assert (await service.due(clock())).reminders == []  # seat 1's wait just began
+    clock.advance(1)
+    assert [seat for _, seat in (await service.due(clock())).reminders] == [1]
+
+
+async def test_deadline_moves_for_the_absent_player_unless_on_vacation(service, clock):
+    table = await druids(service)
+    await service.set_game_timers(table.id, deadline_hours=48)
+    clock.advance(47)
+    assert (await service.due(clock())).deadlines == []
+    await service.set_vacation(100, True)
+    clock.advance(2)
+    assert (await service.due(clock())).deadlines == []
+    await service.set_vacation(100, False)
+    due = await service.due(clock())
+    assert [(t.id, seat) for t, seat in due.deadlines] == [(table.id, 0)]
+    result = await service.act_on_deadline(table.id, 0)
+    assert result.table.version == table.version + 1
+    moves = await service.moves(table.id)
+    assert moves[-1].user_id == 0 and moves[-1].action in table.engine.legal_actions(table.state, 0)
+
+
+async def test_bots_fill_seats_and_play_their_turns(service):
+    table = await druids(service, humans=1, bots=2)
+    assert [s.is_bot for s in table.seats] == [False, True, True]
+    state = table
+    while state.status == ACTIVE:
+        seat = state.to_act()[0]
+        if state.user_at(seat) is None:
+            state = (await service.act_for_bot(table.id, seat)).table
+        else:
+            state = (await service.act(table.id, 100, state.engine.bot_action(state.state, seat, state.version))).table
+    assert state.status == "finished"
+    board = await service.leaderboard(7, "druids")
+    assert [(uid, games) for uid, _, games, _, _ in board] == [(100, 1)]
+
+
+async def test_a_leaver_is_replaced_by_the_bot_and_a_substitute_takes_the_seat(service):
+    table = await druids(service)
+    hand_before = table.state["hands"][1]
+    table = await service.hand_to_bot(table.id, 1, "P1 (bot)")
+    assert table.user_at(1) is None and table.state["hands"][1] == hand_before
+    with pytest.raises(ServiceError) as refused:
+        await service.substitute(table.id, 101 + 1, "P2", None)  # already seated
+    assert refused.value.code == "already_joined"
+    table = await service.substitute(table.id, 555, "Newcomer", None)
+    assert table.user_at(1) == 555 and table.names[1] == "Newcomer"
+    assert table.state["hands"][1] == hand_before  # everything the seat owned stays with it
+
+
+async def test_voting_a_player_out_needs_a_majority_of_the_others(service):
+    table = await druids(service, humans=4)
+    table, passed = await service.vote_out(table.id, 101, 3)
+    assert not passed  # 1 of 3
+    table, passed = await service.vote_out(table.id, 101, 3)
+    assert not passed  # voting twice counts once
+    table, passed = await service.vote_out(table.id, 102, 3)
+    assert passed  # 2 of 3
+    with pytest.raises(ServiceError) as refused:
+        await service.vote_out(table.id, 101, 1 - 1 + 1)  # seat 1 is the voter itself
+    assert refused.value.code == "use_leave"
+
+
+async def test_undo_of_a_move_that_revealed_nothing_is_immediate(service):
+    table = await druids(service)
+    gem = next(c for c in table.state["hands"][0] if not c.startswith("f-"))
+    played = await service.act(table.id, 100, {"type": "play_card", "card": gem, "place": 0})
+    with pytest.raises(ServiceError) as refused:
+        await service.request_undo(table.id, 101)
+    assert refused.value.code == "undo_only_own_last_move"
+    undone, outcome = await service.request_undo(table.id, 100)
+    assert outcome == "undone"
+    assert undone.state == table.state and undone.version == played.table.version + 1
+    moves = await service.moves(table.id)
+    assert [m.action["type"] for m in moves] == ["play_card", "undo"]  # the log keeps both
+
+
+async def test_undo_after_a_draw_needs_everyone_elses_approval(service):
+    table = await druids(service)
+    state = table
+    while state.state["phase"] != "refill" or state.to_act() != [0]:
+        state = (await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))).table
+    before = state.state
+    drew = await service.act(table.id, 100, {"type": "draw_gem"})
+    assert drew.table.to_act() == [0]
+    _, outcome = await service.request_undo(table.id, 100)
+    assert outcome == "asked"
+    with pytest.raises(ServiceError) as refused:
+        await service.answer_undo(table.id, 100, True)
+    assert refused.value.code == "cannot_approve_own_undo"
+    _, outcome = await service.answer_undo(table.id, 101, True)
+    assert outcome == "waiting"
+    after, outcome = await service.answer_undo(table.id, 102, True)
+    assert outcome == "undone" and after.state == before
+
+
+async def test_a_refused_undo_changes_nothing(service):
+    table = await druids(service)
+    state = table
+    while state.state["phase"] != "refill":
+        state = (await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))).table
+    drew = await service.act(table.id, 100, {"type": "draw_gem"})
+    await service.request_undo(table.id, 100)
+    after, outcome = await service.answer_undo(table.id, 102, False)
+    assert outcome == "refused" and after.state == drew.table.state and after.record.undo_request is None
+
+
+async def test_idle_games_are_archived_and_old_lobbies_expire(service, clock):
+    await service.update_settings(7, idle_archive_days=10, lobby_expiry_hours=24)
+    table = await druids(service)
+    lobby = await service.create_lobby(
+        engine_name="druids", guild_id=7, channel_id=70, host_id=300, host_name="Late", locale="en", raw_options={}
+    )
+    clock.advance(25)
+    due = await service.due(clock())
+    assert [t.id for t in due.expired_lobbies] == [lobby.id] and due.idle_games == []
+    assert (await service.close(lobby.id, EXPIRED)).status == EXPIRED
+    clock.advance(24 * 10)
+    due = await service.due(clock())
+    assert [t.id for t in due.idle_games] == [table.id]
+    assert (await service.close(table.id, ARCHIVED)).status == ARCHIVED
