@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 
 import discord
@@ -48,10 +49,12 @@ class GameBot(commands.Bot):
     async def setup_hook(self) -> None:
         from bot.cogs.play import PlayCog
         from bot.cogs.rules import RulesCog
+        from bot.cogs.settings import SettingsCog
 
         self.add_dynamic_items(*DYNAMIC_ITEMS)
         await self.add_cog(PlayCog(self))
         await self.add_cog(RulesCog(self))
+        await self.add_cog(SettingsCog(self))
         await self.tree.set_translator(Translator())
         if self.settings.dev_guild_id:
             guild = discord.Object(self.settings.dev_guild_id)
@@ -59,6 +62,18 @@ class GameBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        if self.settings.tick_seconds > 0:
+            self.loop.create_task(self._clock_loop(), name="game-clock")
+
+    async def _clock_loop(self) -> None:
+        """Reminders, deadlines and housekeeping; their times are stored, so a restart just picks them up."""
+        await self.wait_until_ready()
+        while not self.is_closed():
+            try:
+                await self.host.tick()
+            except Exception:  # noqa: BLE001 — one bad game must not stop the clock for the others
+                log.exception("clock tick failed")
+            await asyncio.sleep(self.settings.tick_seconds)
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
@@ -81,11 +96,11 @@ def point_discord_at(api_base: str, gateway_url: str) -> None:
     discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
 
 
-async def build(settings: Settings, **client_options) -> GameBot:
+async def build(settings: Settings, clock=None, **client_options) -> GameBot:
     """Migrate the database and make a bot that is ready to `start`."""
     await migrate(settings.database_url)
     engine = make_engine(settings.database_url)
-    service = GameService(make_sessionmaker(engine))
+    service = GameService(make_sessionmaker(engine), **({"clock": clock} if clock else {}))
     if settings.discord_api_base:
         point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     bot = GameBot(settings, service, **client_options)

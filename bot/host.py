@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import json
 import logging
 from typing import Any
 
@@ -18,7 +19,7 @@ from bot import i18n
 from bot.chooser import Chosen, PathError, Prompt, decode_path, narrow
 from bot.games import presenter
 from bot.games.base import GamePresenter
-from bot.service import ACTIVE, FINISHED, LOBBY, GameService, MoveResult, ServiceError, Table
+from bot.service import ACTIVE, ARCHIVED, EXPIRED, FINISHED, LOBBY, GameService, MoveResult, ServiceError, Table
 from bot.ui import board_view, chooser_view, dm_view, lobby_view
 from engines.base import IllegalAction, visible_to
 
@@ -70,7 +71,10 @@ class GameHost:
 
     async def new_lobby(self, interaction: discord.Interaction, engine_name: str, options_text: str | None) -> None:
         locale = i18n.norm(str(interaction.locale))
-        public_locale = i18n.norm(str(interaction.guild_locale)) if interaction.guild else locale
+        settings = await self.service.settings_for(interaction.guild_id)
+        if interaction.guild is not None:
+            self._check_hosting_allowed(interaction, settings, locale)
+        public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale, locale)
         options = parse_options(options_text, locale)
         table = await self.service.create_lobby(
             engine_name=engine_name,
@@ -86,6 +90,24 @@ class GameHost:
         )
         message = await interaction.original_response()
         await self.service.set_messages(table.id, lobby_message_id=message.id)
+
+    async def public_locale(self, guild_id: int | None, guild_locale: Any, fallback: str) -> str:
+        """Public posts use the server's chosen language, else the server's Discord language."""
+        settings = await self.service.settings_for(guild_id)
+        if settings.locale:
+            return settings.locale
+        return i18n.norm(str(guild_locale)) if guild_locale else fallback
+
+    def _check_hosting_allowed(self, interaction: discord.Interaction, settings: Any, locale: str) -> None:
+        role_id = settings.host_role_id
+        if role_id and not _is_manager(interaction):
+            roles = {role.id for role in getattr(interaction.user, "roles", [])}
+            if role_id not in roles:
+                raise Refusal(i18n.t("error.host_role_needed", locale, role=f"<@&{role_id}>"))
+        allowed = [int(c) for c in settings.game_channel_ids]
+        if allowed and interaction.channel_id not in allowed:
+            channels = ", ".join(f"<#{c}>" for c in allowed)
+            raise Refusal(i18n.t("error.channel_not_allowed", locale, channels=channels))
 
     def lobby_text(self, table: Table) -> str:
         locale = table.record.locale
@@ -113,6 +135,11 @@ class GameHost:
         user = interaction.user
         if action == "join":
             table = await self.service.join(game_id, user.id, user.display_name)
+        elif action == "bot":
+            current = await self.service.get(game_id)
+            number = sum(1 for seat in current.seats if seat.is_bot) + 1
+            name = i18n.t("bot.name", current.record.locale, number=number)
+            table = await self.service.add_bot(game_id, user.id, name)
         elif action == "leave":
             table = await self.service.leave(game_id, user.id)
         elif action == "abandon":
@@ -140,8 +167,9 @@ class GameHost:
         locale = table.record.locale
         title = table.engine.title(locale)
         channel = self.client.get_channel(table.record.channel_id)
+        use_threads = (await self.service.settings_for(table.record.guild_id)).use_threads
         lobby = channel.get_partial_message(table.record.lobby_message_id) if (
-            isinstance(channel, discord.TextChannel) and table.record.lobby_message_id
+            use_threads and isinstance(channel, discord.TextChannel) and table.record.lobby_message_id
         ) else None
         if lobby is not None:
             thread = await lobby.create_thread(name=i18n.t("game.thread_name", locale, game=title, id=table.id))
@@ -166,7 +194,9 @@ class GameHost:
         )
         table = await self.service.get(table.id)
         await self.post_board(table, new_message=True)
-        await self.send_private_updates(table, seats=range(len(table.seats)), turn_seats=set(table.to_act()))
+        humans = [s.seat for s in table.seats if not s.is_bot]
+        await self.send_private_updates(table, seats=humans, turn_seats=set(table.to_act()) & set(humans))
+        await self.run_bots(table)
 
     async def abandon(self, interaction: discord.Interaction, game_id: int) -> None:
         table = await self.service.abandon(game_id, interaction.user.id, is_manager=_is_manager(interaction))
@@ -203,14 +233,19 @@ class GameHost:
         channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
         running = table.status == ACTIVE
         view = board_view(table, locale, game.has_private) if running else None
-        users = table.users_to_act()
+        quiet = {s.user_id for s in table.seats if not s.pings}
+        users = [u for u in table.users_to_act() if u not in quiet]
         if table.status == FINISHED:
-            content = _clip(f"{content}\n\n{self.outcome_text(table)}")
-        elif users:
+            users = [s.user_id for s in table.seats if s.user_id] + await self.service.spectators(table.id)
             mentions = " ".join(f"<@{u}>" for u in users)
-            content = _clip(
-                f"{content}\n\n{i18n.t('game.to_act', locale, mentions=mentions, game=game.title(locale), id=table.id)}"
-            )
+            content = _clip(f"{content}\n\n{self.outcome_text(table)}\n{mentions}")
+        elif table.to_act():
+            waiting = " ".join(f"<@{u}>" if u in users else table.names[s] for s in table.to_act()
+                               if (u := table.user_at(s)) is not None)
+            if waiting:
+                content = _clip(
+                    f"{content}\n\n{i18n.t('game.to_act', locale, mentions=waiting, game=game.title(locale), id=table.id)}"
+                )
         if new_message or table.record.board_message_id is None:
             message = await channel.send(
                 content,
@@ -258,8 +293,9 @@ class GameHost:
 
     async def _dm_seat(self, table: Table, game: GamePresenter, seat: int, their_turn: bool) -> None:
         record = next(s for s in table.seats if s.seat == seat)
-        if record.dms_closed:  # told once in the thread; the My hand button and /play hand serve instead
+        if record.user_id is None or record.dms_closed:  # closed DMs were noted once in the thread
             return
+        their_turn = their_turn and record.pings
         locale = table.record.locale
         title = game.title(locale)
         link = f"https://discord.com/channels/{table.record.guild_id or '@me'}/{table.record.thread_id}"
@@ -317,10 +353,12 @@ class GameHost:
             lines.append(i18n.t("chooser.not_your_turn", locale))
             return _clip("\n".join(lines)), None
         step = narrow(actions, path)
-        assert isinstance(step, Prompt)
         status = game.status_text(view_data, table.names, locale)
         if status:
             lines.append(f"*{status}*")
+        if isinstance(step, Chosen):  # only one thing to do: one button that does it
+            label = game.action_text(step.action, view_data, locale)
+            return _clip("\n".join(lines)), chooser_view(table, path, [label], locale, direct=True)
         if step.chosen:
             chosen = ", ".join(game.value_label(k, v, step.chosen, view_data, locale) for k, v in step.chosen.items())
             lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
@@ -424,6 +462,29 @@ class GameHost:
         await self.post_board(table, new_message=result.turn_changed or table.status == FINISHED)
         if table.status == ACTIVE and newly_acting:
             await self.send_private_updates(table, seats=sorted(newly_acting), turn_seats=newly_acting)
+        await self.run_bots(table)
+
+    async def run_bots(self, table: Table) -> None:
+        """Let the built-in player move for every seat it holds until a person must act or the game ends."""
+        while table.status == ACTIVE and (seats := table.bots_to_act()):
+            try:
+                result = await self.service.act_for_bot(table.id, seats[0])
+            except ServiceError:  # someone else moved this game meanwhile; their publish carries on
+                return
+            table = result.table
+            now_acting = set(table.to_act())
+            newly = now_acting - set(result.acted_before) if not result.turn_changed else now_acting
+            await self.post_board(table, new_message=result.turn_changed or table.status == FINISHED)
+            humans = {s for s in newly if table.user_at(s) is not None}
+            if table.status == ACTIVE and humans:
+                await self.send_private_updates(table, seats=sorted(humans), turn_seats=humans)
+
+    async def announce(self, table: Table, text: str, users: list[int] | None = None) -> None:
+        """A line in the game's thread, pinging exactly `users`."""
+        channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
+        await channel.send(
+            _clip(text), allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users or []])
+        )
 
     async def move_by_text(self, interaction: discord.Interaction, table: Table, value: str) -> None:
         """/play move: the autocomplete value is '<version>:<index into the legal actions>'."""
@@ -470,6 +531,189 @@ class GameHost:
                 break
         return out
 
+    # --- seats changing hands -------------------------------------------------------------------------------------
+
+    async def leave_game(self, interaction: discord.Interaction, table: Table) -> None:
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("not_a_player")
+        locale = table.record.locale
+        name = table.names[seat]
+        table = await self.service.hand_to_bot(table.id, seat, i18n.t("bot.name", locale, number=seat + 1))
+        await interaction.response.send_message(i18n.t("game.left", i18n.norm(str(interaction.locale)), name=name),
+                                                ephemeral=True)
+        await self.announce(table, i18n.t("game.left", locale, name=name))
+        await self.post_board(table, new_message=True)
+        await self.run_bots(table)
+
+    async def vote_out(self, interaction: discord.Interaction, table: Table, target_user: int) -> None:
+        seat = table.seat_of(target_user)
+        if seat is None:
+            raise ServiceError("no_such_player")
+        name = table.names[seat]
+        table, passed = await self.service.vote_out(table.id, interaction.user.id, seat)
+        locale = i18n.norm(str(interaction.locale))
+        if not passed:
+            votes = len(next(s for s in table.seats if s.seat == seat).kick_votes)
+            voters = sum(1 for s in table.seats if not s.is_bot and s.seat != seat)
+            await interaction.response.send_message(
+                i18n.t("game.vote_recorded", locale, name=name, votes=votes, needed=voters // 2 + 1), ephemeral=True
+            )
+            return
+        public = table.record.locale
+        table = await self.service.hand_to_bot(table.id, seat, i18n.t("bot.name", public, number=seat + 1))
+        await interaction.response.send_message(i18n.t("game.voted_out", public, name=name))
+        await self.post_board(table, new_message=True)
+        await self.run_bots(table)
+
+    async def substitute(self, interaction: discord.Interaction, table: Table) -> None:
+        user = interaction.user
+        old_names = table.names
+        table = await self.service.substitute(table.id, user.id, user.display_name, None)
+        seat = table.seat_of(user.id)
+        assert seat is not None
+        text = i18n.t("game.substituted", table.record.locale, mention=user.mention, seat=seat + 1,
+                      old=old_names[seat])
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+        # The seat's hidden information now belongs to the newcomer.
+        await self.send_private_updates(table, seats=[seat], turn_seats=set(table.to_act()) & {seat})
+        await self.post_board(table, new_message=True)
+
+    # --- undo -----------------------------------------------------------------------------------------------------
+
+    async def request_undo(self, interaction: discord.Interaction, table: Table) -> None:
+        from bot.ui import undo_view
+
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        table, outcome = await self.service.request_undo(table.id, interaction.user.id)
+        seat = table.seat_of(interaction.user.id)
+        assert seat is not None
+        locale = table.record.locale
+        name = table.names[seat]
+        if outcome == "undone":
+            await interaction.followup.send(i18n.t("game.undone", i18n.norm(str(interaction.locale)), name=name),
+                                            ephemeral=True)
+            await self.announce(table, i18n.t("game.undone", locale, name=name))
+            await self.post_board(table, new_message=True)
+            await self.run_bots(table)
+            return
+        others = [s for s in table.seats if s.seat != seat and not s.is_bot]
+        text = i18n.t("game.undo_asked", locale, name=name, names=", ".join(f"<@{s.user_id}>" for s in others))
+        channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
+        await channel.send(text, view=undo_view(table, locale),
+                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(s.user_id) for s in others]))
+        await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+
+    async def answer_undo(self, interaction: discord.Interaction, game_id: int, version: int, approve: bool) -> None:
+        table = await self.service.get(game_id)
+        if table.version != version or not table.record.undo_request:
+            raise ServiceError("stale_plain")
+        table, outcome = await self.service.answer_undo(game_id, interaction.user.id, approve)
+        locale = table.record.locale
+        seat = table.seat_of(interaction.user.id)
+        if outcome == "waiting":
+            request = table.record.undo_request or {}
+            missing = [s.display_name for s in table.seats
+                       if s.seat != request.get("seat") and not s.is_bot and s.seat not in request.get("approvals", [])]
+            await interaction.response.send_message(
+                i18n.t("game.undo_waiting", i18n.norm(str(interaction.locale)), names=", ".join(missing)),
+                ephemeral=True,
+            )
+            return
+        if outcome == "refused":
+            text = i18n.t("game.undo_refused", locale, name=table.names[seat] if seat is not None else "?")
+            await interaction.response.edit_message(content=text, view=None)
+            return
+        mover = next(m for m in reversed(await self.service.moves(game_id)))
+        text = i18n.t("game.undone", locale, name=table.names[mover.seat])
+        await interaction.response.edit_message(content=text, view=None)
+        await self.post_board(table, new_message=True)
+        await self.run_bots(table)
+
+    # --- the record -----------------------------------------------------------------------------------------------
+
+    async def move_log(self, table: Table, locale: str, viewer: int | None, limit: int = 15) -> str:
+        """The recent moves in words, as `viewer` may see them."""
+        game = presenter(table.engine.name)
+        view_data = table.view(viewer) if table.state is not None else {}
+        lines = [f"**{i18n.t('log.title', locale, game=game.title(locale), id=table.id)}**"]
+        for move in await self.service.moves(table.id, limit=limit):
+            texts = [game.event_text(e, table.names, view_data, locale) for e in move.events if visible_to(e, viewer)]
+            if move.action.get("type") == "undo":
+                texts = [i18n.t("game.undone", locale, name=table.names[move.seat])]
+            texts = [t for t in texts if t]
+            if texts:
+                by_host = f" {i18n.t('log.host_moved', locale)}" if move.user_id == 0 else ""
+                lines.append(f"`{move.version}` " + " ".join(texts) + by_host)
+        if len(lines) == 1:
+            lines.append(i18n.t("log.empty", locale))
+        return _clip("\n".join(lines))
+
+    async def export(self, table: Table, locale: str) -> tuple[str, bytes]:
+        """A finished game's full record: replaying its moves from the seed gives the same final state."""
+        if table.status != FINISHED or table.state is None:
+            raise ServiceError("export_unfinished")
+        moves = await self.service.moves(table.id)
+        outcome = table.engine.outcome(table.state)
+        assert outcome is not None
+        record = {
+            "game": table.engine.name,
+            "id": table.id,
+            "players": table.names,
+            "options": table.record.options,
+            "seed": table.record.seed,
+            "moves": [{"version": m.version, "seat": m.seat, "action": m.action, "events": m.events} for m in moves],
+            "scores": outcome.scores,
+            "winners": outcome.winners,
+            "final_state": table.state,
+        }
+        summary = i18n.t(
+            "export.summary", locale, game=table.engine.title(locale), id=table.id,
+            players=", ".join(f"{n} {sc}" for n, sc in zip(table.names, outcome.scores, strict=True)),
+            winners=", ".join(table.names[w] for w in outcome.winners), moves=len(moves),
+        )
+        return summary, json.dumps(record, ensure_ascii=False, indent=1).encode()
+
+    # --- the clock --------------------------------------------------------------------------------------------------
+
+    async def tick(self) -> None:
+        """Everything the clock makes due: reminders, deadline moves, bot turns, archiving, expired lobbies."""
+        due = await self.service.due(self.service.clock())
+        for table, seat in due.reminders:
+            user = table.user_at(seat)
+            hours = int(_hours_waiting(table, self.service.clock()))
+            text = i18n.t("game.reminder", table.record.locale, mentions=f"<@{user}>",
+                          game=table.engine.title(table.record.locale), id=table.id, hours=hours)
+            await self.service.note_reminder(table.id, seat)
+            await _quietly(self.announce(table, text, [user] if user else []))
+        for table, seat in due.deadlines:
+            try:
+                result = await self.service.act_on_deadline(table.id, seat)
+            except (ServiceError, IllegalAction):
+                continue
+            game = presenter(table.engine.name)
+            locale = table.record.locale
+            action = game.action_text(result.action, result.table.view(None), locale)
+            await _quietly(self.announce(result.table, i18n.t("game.deadline", locale, name=table.names[seat],
+                                                              action=action)))
+            await self.publish(result)
+        for table, _ in due.bot_turns:
+            await self.run_bots(table)
+        for table in due.idle_games:
+            table = await self.service.close(table.id, ARCHIVED)
+            await _quietly(self.announce(table, i18n.t("game.archived", table.record.locale)))
+            if table.record.board_message_id:
+                channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
+                await _quietly(channel.get_partial_message(table.record.board_message_id).edit(view=None))
+        for table in due.expired_lobbies:
+            table = await self.service.close(table.id, EXPIRED)
+            if table.record.lobby_message_id:
+                message = self.client.get_partial_messageable(table.record.channel_id).get_partial_message(
+                    table.record.lobby_message_id
+                )
+                text = f"{self.lobby_text(table)}\n\n{i18n.t('game.lobby_expired', table.record.locale)}"
+                await _quietly(message.edit(content=_clip(text), view=None))
+
     # --- finding games --------------------------------------------------------------------------------------------
 
     async def game_here(self, interaction: discord.Interaction, game_id: int | None, statuses=(LOBBY, ACTIVE)) -> Table:
@@ -504,6 +748,15 @@ def parse_options(text: str | None, locale: str) -> dict[str, str]:
             raise Refusal(i18n.t("error.malformed_options", locale, text=part.strip()[:50]))
         options[name.strip().lower()] = value.strip()
     return options
+
+
+def _hours_waiting(table: Table, now: Any) -> float:
+    since = table.record.waiting_since
+    if since is None:
+        return 0.0
+    if since.tzinfo is None:
+        since = since.replace(tzinfo=now.tzinfo)
+    return (now - since).total_seconds() / 3600
 
 
 def _default(engine: Any, name: str) -> Any:

@@ -18,3 +18,5 @@ class Settings(BaseSettings):
     discord_api_base: str = ""
     discord_gateway_url: str = ""
     log_level: str = "INFO"
+    # How often reminders, deadlines and housekeeping are checked (seconds); 0 turns the clock off (tests drive it).
+    tick_seconds: float = 60.0

@@ -136,13 +136,42 @@ class ChoiceSelect(
         await _run(interaction, _host(interaction).choose(interaction, self.game_id, self.version, path))
 
 
-DYNAMIC_ITEMS = (LobbyButton, TableButton, ChoiceButton, ChoiceSelect)
+class UndoButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"undo:(?P<answer>yes|no):(?P<game>\d+):(?P<version>\d+)"
+):
+    """Approve or refuse another player's request to take back a move."""
+
+    def __init__(self, answer: str, game_id: int, version: int, label: str = "") -> None:
+        style = discord.ButtonStyle.success if answer == "yes" else discord.ButtonStyle.danger
+        super().__init__(
+            discord.ui.Button(label=label or answer, style=style, custom_id=f"undo:{answer}:{game_id}:{version}")
+        )
+        self.answer, self.game_id, self.version = answer, game_id, version
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(match["answer"], int(match["game"]), int(match["version"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        host = _host(interaction)
+        await _run(interaction, host.answer_undo(interaction, self.game_id, self.version, self.answer == "yes"))
+
+
+DYNAMIC_ITEMS = (LobbyButton, TableButton, ChoiceButton, ChoiceSelect, UndoButton)
+
+
+def undo_view(table: Table, locale: str) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(UndoButton("yes", table.id, table.version, i18n.t("game.undo_approve", locale)))
+    view.add_item(UndoButton("no", table.id, table.version, i18n.t("game.undo_refuse", locale)))
+    return view
 
 
 def lobby_view(table: Table, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(LobbyButton("join", table.id, i18n.t("lobby.join", locale), discord.ButtonStyle.success))
     view.add_item(LobbyButton("leave", table.id, i18n.t("lobby.leave", locale)))
+    view.add_item(LobbyButton("bot", table.id, i18n.t("lobby.add_bot", locale)))
     view.add_item(LobbyButton("start", table.id, i18n.t("lobby.start", locale), discord.ButtonStyle.primary))
     view.add_item(LobbyButton("abandon", table.id, i18n.t("lobby.abandon", locale), discord.ButtonStyle.danger))
     return view
@@ -162,11 +191,16 @@ def dm_view(table: Table, locale: str) -> discord.ui.View:
     return view
 
 
-def chooser_view(table: Table, path: list[int], labels: list[str], locale: str) -> discord.ui.View:
-    """Options as buttons when they fit, otherwise as select menus of 25; a Back button once something is chosen."""
+def chooser_view(
+    table: Table, path: list[int], labels: list[str], locale: str, direct: bool = False
+) -> discord.ui.View:
+    """Options as buttons when they fit, otherwise as select menus of 25; a Back button once something is chosen.
+    `direct`: the path already names one action, and the single button does it."""
     view = discord.ui.View(timeout=None)
     prefix = encode_path(path)
-    if len(labels) <= MAX_BUTTONS:
+    if direct:
+        view.add_item(ChoiceButton(table.id, table.version, prefix, _short(labels[0], 80)))
+    elif len(labels) <= MAX_BUTTONS:
         for index, label in enumerate(labels):
             item = ChoiceButton(table.id, table.version, encode_path([*path, index]), _short(label, 80))
             item.row = index // 5
@@ -181,7 +215,7 @@ def chooser_view(table: Table, path: list[int], labels: list[str], locale: str) 
             select = ChoiceSelect(table.id, table.version, prefix, start, options, placeholder)
             select.row = number
             view.add_item(select)
-    if path:
+    if path and not direct:
         back = ChoiceButton(table.id, table.version, encode_path(path[:-1]), i18n.t("chooser.back", locale),
                             discord.ButtonStyle.secondary)
         back.row = 4

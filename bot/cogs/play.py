@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 import discord
 from discord import app_commands
 from discord.app_commands import locale_str as _
@@ -9,7 +11,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.games import presenters
-from bot.service import ACTIVE, LOBBY, ServiceError
+from bot.service import ACTIVE, FINISHED, LOBBY, ServiceError
 
 
 def _desc(key: str) -> _:
@@ -66,7 +68,10 @@ class PlayCog(commands.Cog):
     @play.command(name="leave", description=_desc("play.leave.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def leave(self, interaction: discord.Interaction, game: int | None = None):
-        table = await self.host.game_here(interaction, game, statuses=(LOBBY,))
+        table = await self.host.game_here(interaction, game)
+        if table.status == ACTIVE:
+            await self.host.leave_game(interaction, table)
+            return
         table = await self.host.service.leave(table.id, interaction.user.id)
         await self._refresh_lobby(table)
         locale = i18n.norm(str(interaction.locale))
@@ -147,6 +152,173 @@ class PlayCog(commands.Cog):
         text = "\n".join(lines) if lines else i18n.t("play.mine.none", locale)
         await interaction.response.send_message(text[:2000], ephemeral=True)
 
+    @play.command(name="undo", description=_desc("play.undo.description"))
+    @app_commands.describe(game=_desc("option.game_id"))
+    async def undo(self, interaction: discord.Interaction, game: int | None = None):
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
+        await self.host.request_undo(interaction, table)
+
+    @play.command(name="log", description=_desc("play.log.description"))
+    @app_commands.describe(game=_desc("option.game_id"))
+    async def log(self, interaction: discord.Interaction, game: int | None = None):
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE, FINISHED))
+        locale = i18n.norm(str(interaction.locale))
+        text = await self.host.move_log(table, locale, table.seat_of(interaction.user.id))
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @play.command(name="export", description=_desc("play.export.description"))
+    @app_commands.describe(game=_desc("option.game_id"))
+    async def export(self, interaction: discord.Interaction, game: int | None = None):
+        table = await self.host.game_here(interaction, game, statuses=(FINISHED,))
+        summary, data = await self.host.export(table, i18n.norm(str(interaction.locale)))
+        file = discord.File(io.BytesIO(data), filename=f"{table.engine.name}-{table.id}.json")
+        await interaction.response.send_message(summary, file=file, ephemeral=True)
+
+    @play.command(name="follow", description=_desc("play.follow.description"))
+    @app_commands.describe(game=_desc("option.game_id"))
+    async def follow(self, interaction: discord.Interaction, game: int | None = None):
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
+        await self.host.service.follow(table.id, interaction.user.id, True)
+        locale = i18n.norm(str(interaction.locale))
+        if table.record.thread_id and table.record.thread_id != table.record.channel_id:
+            thread = self.bot.get_channel(table.record.thread_id)
+            if isinstance(thread, discord.Thread):
+                await thread.add_user(interaction.user)
+        await interaction.response.send_message(
+            i18n.t("game.following", locale, game=table.engine.title(locale), id=table.id), ephemeral=True
+        )
+
+    @play.command(name="unfollow", description=_desc("play.unfollow.description"))
+    @app_commands.describe(game=_desc("option.game_id"))
+    async def unfollow(self, interaction: discord.Interaction, game: int | None = None):
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
+        await self.host.service.follow(table.id, interaction.user.id, False)
+        locale = i18n.norm(str(interaction.locale))
+        await interaction.response.send_message(
+            i18n.t("game.unfollowed", locale, game=table.engine.title(locale), id=table.id), ephemeral=True
+        )
+
+    @play.command(name="pings", description=_desc("play.pings.description"))
+    @app_commands.describe(on=_desc("option.on"), game=_desc("option.game_id"))
+    async def pings(self, interaction: discord.Interaction, on: bool, game: int | None = None):
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
+        await self.host.service.set_pings(table.id, interaction.user.id, on)
+        locale = i18n.norm(str(interaction.locale))
+        key = "game.pings_on" if on else "game.pings_off"
+        await interaction.response.send_message(
+            i18n.t(key, locale, game=table.engine.title(locale), id=table.id), ephemeral=True
+        )
+
+    @play.command(name="vacation", description=_desc("play.vacation.description"))
+    @app_commands.describe(on=_desc("option.on"))
+    async def vacation(self, interaction: discord.Interaction, on: bool):
+        await self.host.service.set_vacation(interaction.user.id, on)
+        locale = i18n.norm(str(interaction.locale))
+        await interaction.response.send_message(
+            i18n.t("game.vacation_on" if on else "game.vacation_off", locale), ephemeral=True
+        )
+
+    @play.command(name="kick", description=_desc("play.kick.description"))
+    @app_commands.describe(player=_desc("option.player"), game=_desc("option.game_id"))
+    async def kick(self, interaction: discord.Interaction, player: discord.User, game: int | None = None):
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
+        await self.host.vote_out(interaction, table, player.id)
+
+    @play.command(name="sub", description=_desc("play.sub.description"))
+    @app_commands.describe(game=_desc("option.game_id"))
+    async def sub(self, interaction: discord.Interaction, game: int | None = None):
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
+        await self.host.substitute(interaction, table)
+
+    @play.command(name="timers", description=_desc("play.timers.description"))
+    @app_commands.describe(
+        remind_after=_desc("option.remind_after"),
+        remind_every=_desc("option.remind_every"),
+        remind_max=_desc("option.remind_max"),
+        deadline=_desc("option.deadline"),
+        game=_desc("option.game_id"),
+    )
+    async def timers(
+        self,
+        interaction: discord.Interaction,
+        remind_after: app_commands.Range[float, 0.25, 720.0] | None = None,
+        remind_every: app_commands.Range[float, 0.25, 720.0] | None = None,
+        remind_max: app_commands.Range[int, 0, 20] | None = None,
+        deadline: app_commands.Range[float, 0.0, 2160.0] | None = None,
+        game: int | None = None,
+    ):
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE, LOBBY))
+        locale = i18n.norm(str(interaction.locale))
+        changes = {
+            k: v
+            for k, v in {
+                "remind_after_hours": remind_after,
+                "remind_every_hours": remind_every,
+                "remind_max": remind_max,
+            }.items()
+            if v is not None
+        }
+        if deadline is not None:
+            changes["deadline_hours"] = deadline or None
+        if changes:
+            if table.record.host_id != interaction.user.id:
+                raise ServiceError("not_host")
+            table = await self.host.service.set_game_timers(table.id, **changes)
+        settings = await self.host.service.settings_for(table.record.guild_id)
+        record = table.record
+
+        def pick(own, default):
+            return default if own is None else own
+
+        limit = pick(record.deadline_hours, settings.deadline_hours)
+        text = i18n.t(
+            "game.timers",
+            locale,
+            game=table.engine.title(locale),
+            id=table.id,
+            after=pick(record.remind_after_hours, settings.remind_after_hours),
+            every=pick(record.remind_every_hours, settings.remind_every_hours),
+            max=pick(record.remind_max, settings.remind_max),
+            deadline=i18n.t("game.hours", locale, hours=limit) if limit else i18n.t("game.no_deadline", locale),
+        )
+        await interaction.response.send_message(text, ephemeral=True)
+
+    @play.command(name="stats", description=_desc("play.stats.description"))
+    @app_commands.describe(game=_desc("option.game"))
+    @app_commands.choices(game=_game_choices())
+    async def stats(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
+        locale = i18n.norm(str(interaction.locale))
+        title = presenters()[game.value].title(locale)
+        rows = await self.host.service.leaderboard(interaction.guild_id or 0, game.value)
+        if not rows:
+            text = i18n.t("stats.none", locale, game=title)
+        else:
+            lines = [f"**{i18n.t('stats.title', locale, game=title)}**"]
+            for rank, (_, name, games, wins, average) in enumerate(rows[:20], start=1):
+                lines.append(i18n.t("stats.line", locale, rank=rank, name=name, wins=wins, games=games,
+                                    average=f"{average:.1f}"))
+            text = "\n".join(lines)
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
+    @play.command(name="history", description=_desc("play.history.description"))
+    @app_commands.describe(user=_desc("option.user"))
+    async def history(self, interaction: discord.Interaction, user: discord.User | None = None):
+        locale = i18n.norm(str(interaction.locale))
+        who = user or interaction.user
+        tables = await self.host.service.history(who.id, interaction.guild_id)
+        if not tables:
+            text = i18n.t("history.none", locale)
+        else:
+            lines = [f"**{i18n.t('history.title', locale, name=who.display_name)}**"]
+            for table in tables:
+                seat = next(s for s in table.seats if s.user_id == who.id)
+                result = i18n.t("history.won" if seat.won else "history.lost", locale)
+                score = seat.final_score if seat.final_score is not None else "—"
+                lines.append(i18n.t("history.line", locale, game=table.engine.title(locale), id=table.id,
+                                    result=result, score=score))
+            text = "\n".join(lines)
+        await interaction.response.send_message(text[:2000], ephemeral=True)
+
     join.autocomplete("game")(_game_autocomplete)
     leave.autocomplete("game")(_game_autocomplete)
     start.autocomplete("game")(_game_autocomplete)
@@ -154,3 +326,12 @@ class PlayCog(commands.Cog):
     move.autocomplete("game")(_game_autocomplete)
     hand.autocomplete("game")(_game_autocomplete)
     board.autocomplete("game")(_game_autocomplete)
+    undo.autocomplete("game")(_game_autocomplete)
+    log.autocomplete("game")(_game_autocomplete)
+    export.autocomplete("game")(_game_autocomplete)
+    follow.autocomplete("game")(_game_autocomplete)
+    unfollow.autocomplete("game")(_game_autocomplete)
+    pings.autocomplete("game")(_game_autocomplete)
+    kick.autocomplete("game")(_game_autocomplete)
+    sub.autocomplete("game")(_game_autocomplete)
+    timers.autocomplete("game")(_game_autocomplete)

@@ -224,9 +224,10 @@ class Druids(Engine):
         state["played_follower"] = state["played_follower"] or is_follower(card)
         state["phase"] = "play"
         card_kind = "follower" if is_follower(card) else "gem"
+        kind = state["places"][place]["kind"]
         return [
-            {"type": "CardPlayed", "seat": seat, "place": place, "card_kind": card_kind},
-            {"type": "OwnCardPlayed", "seat": seat, "place": place, "card": card, "private": [seat]},
+            {"type": "CardPlayed", "seat": seat, "place": place, "kind": kind, "card_kind": card_kind},
+            {"type": "OwnCardPlayed", "seat": seat, "place": place, "kind": kind, "card": card, "private": [seat]},
         ]
 
     def _draw_gem(self, state: State, seat: int) -> list[Event]:

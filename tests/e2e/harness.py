@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -18,6 +19,19 @@ from sandbox.server import DiscordSandbox
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-")
 
 
+class TestClock:
+    """The bot's clock in tests: time moves only when a test says so."""
+
+    def __init__(self) -> None:
+        self.now = datetime(2026, 3, 1, 9, tzinfo=UTC)
+
+    def __call__(self) -> datetime:
+        return self.now
+
+    def advance(self, hours: float) -> None:
+        self.now += timedelta(hours=hours)
+
+
 @dataclass
 class Harness:
     sb: DiscordSandbox
@@ -28,6 +42,7 @@ class Harness:
     bot: GameBot | None = None
     _task: asyncio.Task | None = None
     restarts: int = field(default=0)
+    clock: "TestClock" = field(default_factory=lambda: TestClock())
 
     def settings(self) -> Settings:
         return Settings(
@@ -36,11 +51,12 @@ class Harness:
             dev_guild_id=int(self.guild.id),
             discord_api_base=self.sb.api_url,
             discord_gateway_url=self.sb.gateway_url,
+            tick_seconds=0,  # the tests drive the clock
             _env_file=None,
         )
 
     async def start_bot(self) -> GameBot:
-        bot = await build(self.settings(), guild_ready_timeout=0.05)
+        bot = await build(self.settings(), clock=self.clock, guild_ready_timeout=0.05)
         await bot.login(self.sb.token)
         self._task = asyncio.create_task(bot.connect(reconnect=True))
         await asyncio.wait_for(bot.wait_until_ready(), 10)
@@ -103,6 +119,11 @@ class Harness:
         result = await self.sb.slash(user, channel, command, options or {})
         await self.idle()
         return result
+
+    async def tick(self) -> None:
+        assert self.bot is not None
+        await self.bot.host.tick()
+        await self.idle()
 
     async def play_through_chooser(self, user: User, game_id: int, action: dict[str, Any]) -> Message:
         """Click 'Take my turn' and then the buttons/selects that lead to `action`; return the picker message."""

@@ -1,0 +1,182 @@
+"""Days-long play through the real bot: reminders and deadlines across a restart, bots, undo, seats changing hands,
+logs and exports, spectators, stats and server settings. Time is moved by the test, never slept."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.e2e.harness import Harness, harness
+
+pytestmark = pytest.mark.e2e
+
+
+async def started(h: Harness, players: list[str], bots: int = 0) -> int:
+    alice = h.users[players[0]]
+    lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
+    game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+    for name in players[1:]:
+        await h.click(h.users[name], lobby, f"lobby:join:{game_id}")
+    for _ in range(bots):
+        await h.click(alice, lobby, f"lobby:bot:{game_id}")
+    await h.click(alice, lobby, f"lobby:start:{game_id}")
+    return game_id
+
+
+async def move_by_command(h: Harness, game_id: int) -> None:
+    """The player to act makes the built-in player's choice, typed as /play move."""
+    table = await h.table(game_id)
+    seat = table.to_act()[0]
+    user = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
+    actions = table.engine.legal_actions(table.state, seat)
+    index = actions.index(table.engine.bot_action(table.state, seat, table.version))
+    await h.slash(user, h.thread(table), "play move", {"action": f"{table.version}:{index}"})
+
+
+async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob = h.users["alice"], h.users["bob"]
+        game_id = await started(h, ["alice", "bob"])
+        table = await h.table(game_id)
+        thread = h.thread(table)
+        shown = await h.slash(alice, thread, "play timers", {"remind_after": 6.0, "remind_every": 6.0,
+                                                              "remind_max": 2, "deadline": 30.0})
+        assert "6.0" in shown.message.text and "30.0" in shown.message.text
+        refused = await h.slash(bob, thread, "play timers", {"deadline": 1.0})
+        assert "Only the host" in refused.message.text or "방장" in refused.message.text
+
+        h.clock.advance(5)
+        await h.tick()
+        assert not [m for m in h.sb.messages(thread) if "⏰" in m.text]
+        h.clock.advance(1.5)
+        await h.tick()
+        reminders = [m for m in h.sb.messages(thread) if "⏰" in m.text]
+        assert len(reminders) == 1 and reminders[0].pinged_ids == [alice.id]
+        await h.tick()
+        assert len([m for m in h.sb.messages(thread) if "⏰" in m.text]) == 1  # not again within 6 hours
+
+        await h.restart_bot()  # the timers live in the database
+        h.clock.advance(6)
+        await h.tick()
+        assert len([m for m in h.sb.messages(thread) if "⏰" in m.text]) == 2
+        h.clock.advance(20)
+        await h.tick()
+        deadline = [m for m in h.sb.messages(thread) if "⌛" in m.text]
+        assert len(deadline) == 1 and "Alice" in deadline[0].text
+        after = await h.table(game_id)
+        assert after.version == table.version + 1
+        moves = await h.service.moves(game_id)
+        assert moves[-1].user_id == 0
+        assert h.board_message(after).id != h.board_message(table).id or after.to_act() == table.to_act()
+        # A vacation pauses deadlines.
+        await h.slash(h.users[["alice", "bob"][after.to_act()[0]]], thread, "play vacation", {"on": True})
+        h.clock.advance(100)
+        await h.tick()
+        assert (await h.table(game_id)).version == after.version
+        assert [(v.status, v.code) for v in h.sb.violations] == []
+
+
+async def test_bots_fill_seats_and_a_game_runs_to_the_end(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, dave = h.users["alice"], h.users["dave"]
+        game_id = await started(h, ["alice"], bots=2)
+        table = await h.table(game_id)
+        assert [s.is_bot for s in table.seats] == [False, True, True]
+        thread = h.thread(table)
+        follow = await h.slash(dave, thread, "play follow")
+        assert follow.message.audience.user_id == dave.id
+        assert dave.id in thread.member_ids
+        steps = 0
+        while (table := await h.table(game_id)).status == "active":
+            assert table.to_act() == [0]  # the bots have already moved whenever Alice is to act
+            await move_by_command(h, game_id)
+            steps += 1
+            assert steps < 400
+        final = h.board_message(table)
+        assert "🏆" in final.text and dave.id in final.pinged_ids and alice.id in final.pinged_ids
+
+        log = await h.slash(alice, thread, "play log")
+        assert log.message.audience.kind == "ephemeral" and "recent moves" in log.message.text
+        exported = await h.slash(alice, thread, "play export")
+        data = json.loads(exported.message.attachments[0].data)
+        replayed = table.engine.new_game(3, table.engine.validate_options(data["options"]), data["seed"])
+        for move in data["moves"]:
+            replayed, _ = table.engine.apply(replayed, move["seat"], move["action"])
+        assert replayed == table.state == data["final_state"]
+
+        stats = await h.slash(alice, h.games, "play stats", {"game": "druids"})
+        assert "alice" in stats.message.text.lower() and "1" in stats.message.text
+        history = await h.slash(dave, h.games, "play history", {"user": alice.id})
+        assert f"#{game_id}" in history.message.text
+        assert h.sb.violations == []
+
+
+async def test_undo_leave_substitute_and_vote_out(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob, dave, erin = (h.users[n] for n in ("alice", "bob", "dave", "erin"))
+        game_id = await started(h, ["alice", "bob", "dave"])
+        table = await h.table(game_id)
+        thread = h.thread(table)
+        gem = next(c for c in table.state["hands"][0] if not c.startswith("f-"))
+        index = table.engine.legal_actions(table.state, 0).index({"type": "play_card", "card": gem, "place": 0})
+        await h.slash(alice, thread, "play move", {"action": f"{table.version}:{index}"})
+        undone = await h.slash(alice, thread, "play undo")
+        assert "took back" in undone.message.text
+        assert (await h.table(game_id)).state == table.state
+
+        # After a draw, the others must approve.
+        while (current := await h.table(game_id)).state["phase"] != "refill":
+            await move_by_command(h, game_id)
+        table = await h.table(game_id)
+        draw = table.engine.legal_actions(table.state, 0).index({"type": "draw_gem"})
+        await h.slash(alice, thread, "play move", {"action": f"{table.version}:{draw}"})
+        await h.slash(alice, thread, "play undo")
+        request = [m for m in h.sb.messages(thread) if m.interactive() and "undo:yes" in str(m.interactive())][-1]
+        assert set(request.pinged_ids) == {bob.id, dave.id}
+        version = (await h.table(game_id)).version
+        waiting = await h.click(bob, request, f"undo:yes:{game_id}:{version}")
+        assert waiting.message.audience.user_id == bob.id
+        done = await h.click(dave, request, f"undo:yes:{game_id}:{version}")
+        assert (await h.table(game_id)).state == table.state
+        assert not done.message.interactive()
+
+        # Bob leaves: the built-in player holds his seat (and his cards); Erin takes it over.
+        await h.slash(bob, thread, "play leave")
+        assert (await h.table(game_id)).user_at(1) is None
+        await h.slash(erin, thread, "play sub")
+        table = await h.table(game_id)
+        assert table.user_at(1) == int(erin.id)  # the bot may have played the seat meanwhile; Erin holds it now
+        assert any(m.attachments for m in h.sb.dms(erin))  # Bob's hidden cards went to Erin, privately
+
+        # Dave vanishes: Alice and Erin vote him out.
+        first = await h.slash(alice, thread, "play kick", {"player": dave.id})
+        assert first.message.audience.kind == "ephemeral"
+        await h.slash(erin, thread, "play kick", {"player": dave.id})
+        assert (await h.table(game_id)).user_at(2) is None
+        assert h.sb.violations == []
+
+
+async def test_settings_pings_and_refusals(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob, erin = h.users["alice"], h.users["bob"], h.users["erin"]
+        saved = await h.slash(erin, h.games, "settings", {"locale": "ko", "deadline": 48.0})
+        assert "Saved" in saved.message.text and "48.0" in saved.message.text
+        game_id = await started(h, ["alice", "bob"])
+        table = await h.table(game_id)
+        assert table.record.locale == "ko"
+        board = h.board_message(table)
+        assert "차례" in board.text  # public posts in the server's language
+        await h.slash(alice, h.thread(table), "play pings", {"on": False})
+        while (await h.table(game_id)).to_act() == [0]:
+            await move_by_command(h, game_id)
+        while (await h.table(game_id)).to_act() == [1]:
+            await move_by_command(h, game_id)
+        board = h.board_message(await h.table(game_id))
+        assert alice.id not in board.pinged_ids and "Alice" in board.text
+        # Only one channel allowed: a lobby elsewhere is refused.
+        other = h.sb.add_channel(h.guild, "chat")
+        await h.slash(erin, h.games, "settings", {"channel": h.games.id})
+        refused = await h.slash(alice, other, "play new", {"game": "druids"})
+        assert refused.message.audience.kind == "ephemeral" and str(h.games.id) in refused.message.text
+        assert h.sb.violations == []
