@@ -13,5 +13,28 @@ def artifacts_dir() -> Path:
     return ARTIFACTS
 
 
+@pytest.fixture(scope="session")
+def postgres_server():
+    """An admin URL of a test PostgreSQL server (started once per run), or a skip where none is installed."""
+    from tests import pg
+
+    if not pg.available():
+        pytest.skip("PostgreSQL is not installed here (.ci/run installs it)")
+    with pg.server() as url:
+        yield url
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+async def database_url(request, tmp_path):
+    """An empty database of every supported kind, one test at a time."""
+    if request.param == "sqlite":
+        yield f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
+        return
+    from tests.pg import fresh_database
+
+    async with fresh_database(request.getfixturevalue("postgres_server")) as url:
+        yield url
+
+
 def pytest_configure(config):
     os.environ.setdefault("BOT_TESTING", "1")

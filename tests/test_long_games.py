@@ -27,10 +27,9 @@ def clock():
 
 
 @pytest.fixture
-async def service(tmp_path, clock):
-    url = f"sqlite+aiosqlite:///{tmp_path / 'long.db'}"
-    await migrate(url)
-    engine = make_engine(url)
+async def service(database_url, clock):
+    await migrate(database_url)
+    engine = make_engine(database_url)
     yield GameService(make_sessionmaker(engine), clock=clock, new_seed=lambda: 42)
     await engine.dispose()
 

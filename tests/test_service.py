@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import os
 
 import pytest
 
@@ -11,20 +10,6 @@ from bot.db import make_engine, make_sessionmaker, migrate
 from bot.db.models import Move
 from bot.service import ACTIVE, ABANDONED, FINISHED, GameService, ServiceError
 from engines.base import IllegalAction
-
-URLS = ["sqlite"] + (["postgres"] if os.environ.get("TEST_POSTGRES_URL") else [])
-
-
-@pytest.fixture(params=URLS)
-async def database_url(request, tmp_path):
-    if request.param == "sqlite":
-        yield f"sqlite+aiosqlite:///{tmp_path / 'games.db'}"
-        return
-    from tests.pg import fresh_database
-
-    async with fresh_database(os.environ["TEST_POSTGRES_URL"]) as url:
-        yield url
-
 
 @pytest.fixture
 async def service(database_url):

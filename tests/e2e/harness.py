@@ -38,7 +38,7 @@ class Harness:
     guild: Guild
     games: Channel
     users: dict[str, User]
-    db_path: Path
+    database_url: str
     bot: GameBot | None = None
     _task: asyncio.Task | None = None
     restarts: int = field(default=0)
@@ -47,7 +47,7 @@ class Harness:
     def settings(self) -> Settings:
         return Settings(
             discord_token=self.sb.token,
-            database_url=f"sqlite+aiosqlite:///{self.db_path}",
+            database_url=self.database_url,
             dev_guild_id=int(self.guild.id),
             discord_api_base=self.sb.api_url,
             discord_gateway_url=self.sb.gateway_url,
@@ -162,7 +162,7 @@ class Harness:
 
 
 @contextlib.asynccontextmanager
-async def harness(tmp_path: Path, **user_options: dict[str, Any]):
+async def harness(tmp_path: Path, database_url: str | None = None, **user_options: dict[str, Any]):
     sb = DiscordSandbox(token="e2e-token")
     guild = sb.add_guild("Board game club")
     games = sb.add_channel(guild, "games")
@@ -176,7 +176,7 @@ async def harness(tmp_path: Path, **user_options: dict[str, Any]):
     users = {name: sb.add_user(name.capitalize(), **{**opts, **user_options.get(name, {})}) for name, opts in people.items()}
     await sb.start()
     undo = sb.patch_discord()
-    h = Harness(sb, guild, games, users, tmp_path / "e2e.db")
+    h = Harness(sb, guild, games, users, database_url or f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}")
     try:
         await h.start_bot()
         yield h

@@ -77,8 +77,9 @@ async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
         assert [(v.status, v.code) for v in h.sb.violations] == []
 
 
-async def test_bots_fill_seats_and_a_game_runs_to_the_end(tmp_path):
-    async with harness(tmp_path) as h:
+async def test_bots_fill_seats_and_a_game_runs_to_the_end(tmp_path, database_url):
+    """Played on every supported database."""
+    async with harness(tmp_path, database_url) as h:
         alice, dave = h.users["alice"], h.users["dave"]
         game_id = await started(h, ["alice"], bots=2)
         table = await h.table(game_id)
