@@ -310,8 +310,9 @@ class GameService:
         events: list[Event],
         state: State,
         extra: dict[str, Any] | None = None,
-    ) -> None:
-        """Write the new state, guarded by the version we read, and its move-log entry, in one transaction."""
+    ) -> Table:
+        """Write the new state, guarded by the version we read, and its move-log entry, in one transaction;
+        return the table as it now stands (built in memory: no second read)."""
         now = self.clock()
         outcome = table.engine.outcome(state)
         values: dict[str, Any] = {
@@ -357,6 +358,18 @@ class GameService:
                         .where(Seat.game_id == table.id, Seat.seat == number)
                         .values(final_score=outcome.scores[number], won=number in outcome.winners)
                     )
+        record = table.record  # detached from its session: safe to bring up to date by hand
+        for name, value in values.items():
+            if name != "state":
+                setattr(record, name, value)
+        record.state = values["state"]
+        for seat_row in record.seats:
+            if waiting_after != waiting_before and seat_row.seat in waiting_after:
+                seat_row.reminders_sent = 0
+            if outcome is not None:
+                seat_row.final_score = outcome.scores[seat_row.seat]
+                seat_row.won = seat_row.seat in outcome.winners
+        return Table(record, table.engine, state)
 
     # --- the built-in player, substitutes and leavers -------------------------------------------------------------
 
@@ -384,8 +397,8 @@ class GameService:
         assert table.state is not None
         before = table.engine.to_act(table.state)
         state, events = table.engine.apply(table.state, seat, action)
-        await self._commit_move(table, seat, user_id, action, events, state)
-        return MoveResult(await self.get(table.id), seat, action, events, before)
+        after = await self._commit_move(table, seat, user_id, action, events, state)
+        return MoveResult(after, seat, action, events, before)
 
     async def add_bot(self, game_id: int, user_id: int, name: str) -> Table:
         async with self._lock(game_id):

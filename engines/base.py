@@ -144,6 +144,11 @@ class Engine(ABC):
             e["type"] in self.revealing_events or set(e.get("private", [seat])) - {seat} for e in events
         )
 
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        """Whether `seat` may take `action` now (`seat` is known to be one that may act). Engines with many legal
+        actions override this with a direct check; it must agree with legal_actions."""
+        return action in self.legal_actions(state, seat)
+
     def explain_illegal(self, state: State, seat: int, action: Action) -> IllegalAction:
         """Why `action` is not legal, as specifically as the engine can say. Engines override for clearer codes."""
         return IllegalAction("illegal_action")
@@ -169,7 +174,7 @@ class Engine(ABC):
             raise IllegalAction("game_over")
         if seat not in self.to_act(state):
             raise IllegalAction("not_your_turn")
-        if not isinstance(action, dict) or action not in self.legal_actions(state, seat):
+        if not isinstance(action, dict) or not self.is_legal(state, seat, action):
             raise self.explain_illegal(state, seat, action if isinstance(action, dict) else {})
         after = clone(state)
         events = self._apply(after, seat, action)

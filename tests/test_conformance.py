@@ -118,3 +118,23 @@ def test_player_counts_and_options_are_checked(engine: Engine):
         engine.validate_options({"no_such_option": 1})
     assert refused.value.code == "unknown_option"
     assert engine.titles["en"] and engine.titles["ko"]
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_is_legal_agrees_with_legal_actions(engine: Engine, players: int):
+    """Engines may check legality directly; it must accept exactly the listed actions (and near misses fail)."""
+    state = engine.new_game(players, engine.validate_options({}), 5)
+    chooser = Rng.from_seed(5)
+    for _ in range(60):
+        if engine.outcome(state) is not None:
+            break
+        seat = chooser.choice(sorted(engine.to_act(state)))
+        actions = engine.legal_actions(state, seat)
+        assert all(engine.is_legal(state, seat, a) for a in actions)
+        for action in actions[:5]:
+            for key, value in action.items():
+                if key == "type":
+                    continue
+                mutated = {**action, key: "nonsense" if not isinstance(value, str) else value + "?"}
+                assert engine.is_legal(state, seat, mutated) == (mutated in actions)
+        state, _ = engine.apply(state, seat, chooser.choice(actions))

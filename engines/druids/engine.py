@@ -130,6 +130,20 @@ class Druids(Engine):
             return actions
         raise AssertionError(f"unknown phase {phase}")
 
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        kind = action.get("type")
+        phase = state["phase"]
+        if kind == "play_card" and phase in ("start", "play") and set(action) == {"type", "card", "place"}:
+            card, place = action["card"], action["place"]
+            return (
+                card in state["hands"][seat]
+                and type(place) is int
+                and 0 <= place < len(state["places"])
+                and state["places"][place]["kind"] is not None
+                and not (is_follower(card) and state["played_follower"])
+            )
+        return action in self.legal_actions(state, seat)
+
     def _scorable(self, state: State) -> list[int]:
         return [
             i

@@ -1,0 +1,1 @@
+"""Benchmarks (`make bench`): they print figures; nothing here asserts a timing."""

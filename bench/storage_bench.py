@@ -1,0 +1,54 @@
+"""Persistence: one move's load + apply + commit through the service, on SQLite (WAL) and PostgreSQL."""
+
+from __future__ import annotations
+
+import asyncio
+import tempfile
+import time
+from pathlib import Path
+
+from bench.common import percentile, summary
+from bot.db import make_engine, make_sessionmaker, migrate
+from bot.service import GameService
+
+
+async def _moves(url: str, count: int) -> list[float]:
+    await migrate(url)
+    engine = make_engine(url)
+    service = GameService(make_sessionmaker(engine), new_seed=lambda: 11)
+    times: list[float] = []
+    table = None
+    while len(times) < count:
+        if table is None or table.status != "active":
+            lobby = await service.create_lobby(engine_name="druids", guild_id=1, channel_id=1, host_id=1,
+                                               host_name="a", locale="en", raw_options={})
+            for user in (2, 3, 4):
+                await service.join(lobby.id, user, str(user))
+            table = await service.start(lobby.id, 1)
+        seat = table.to_act()[0]
+        action = table.engine.bot_action(table.state, seat, table.version)
+        start = time.perf_counter()
+        table = (await service.act(table.id, seat + 1, action)).table
+        times.append(time.perf_counter() - start)
+    await engine.dispose()
+    return times
+
+
+def run(count: int = 400) -> None:
+    print("\n## Persistence: load + apply + commit of one move (4-player Druids)")
+    with tempfile.TemporaryDirectory() as folder:
+        times = asyncio.run(_moves(f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}", count))
+        print(f"sqlite (WAL)  {summary(times)}  {'meets' if percentile(times, 99) < 0.015 else 'MISSES'} p99 15 ms")
+    from tests import pg
+
+    if not pg.available():
+        print("postgresql    not installed here; skipped")
+        return
+    with pg.server() as admin:
+
+        async def on_fresh() -> list[float]:
+            async with pg.fresh_database(admin) as url:
+                return await _moves(url, count)
+
+        times = asyncio.run(on_fresh())
+        print(f"postgresql    {summary(times)}  {'meets' if percentile(times, 99) < 0.015 else 'MISSES'} p99 15 ms")
