@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
 from bot.app import build
@@ -23,4 +24,5 @@ async def main() -> None:
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    with contextlib.suppress(KeyboardInterrupt):  # Ctrl+C (or SIGINT from a supervisor) is a normal stop
+        asyncio.run(main())

@@ -90,6 +90,10 @@ class GameBot(commands.Bot):
             log.warning("could not report %r to the user", cause)
 
 
+class ShardedGameBot(GameBot, commands.AutoShardedBot):
+    """The same bot over several gateway shards (one process may run a range of them)."""
+
+
 def point_discord_at(api_base: str, gateway_url: str) -> None:
     """Send discord.py to a Discord-compatible server instead of Discord (the tests and the local sandbox)."""
     discord.http.Route.BASE = api_base.rstrip("/")
@@ -103,6 +107,10 @@ async def build(settings: Settings, clock=None, **client_options) -> GameBot:
     service = GameService(make_sessionmaker(engine), **({"clock": clock} if clock else {}))
     if settings.discord_api_base:
         point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
-    bot = GameBot(settings, service, **client_options)
+    if settings.shard_count:
+        client_options.update(shard_count=settings.shard_count, shard_ids=settings.shard_list())
+        bot: GameBot = ShardedGameBot(settings, service, **client_options)
+    else:
+        bot = GameBot(settings, service, **client_options)
     bot.db_engine = engine  # type: ignore[attr-defined]  # disposed on close
     return bot

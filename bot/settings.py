@@ -7,7 +7,7 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore")
+    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
 
     discord_token: str = Field(default="", description="Bot token; empty runs the local sandbox instead of Discord")
     database_url: str = "sqlite+aiosqlite:///./boardgames.db"
@@ -20,3 +20,16 @@ class Settings(BaseSettings):
     log_level: str = "INFO"
     # How often reminders, deadlines and housekeeping are checked (seconds); 0 turns the clock off (tests drive it).
     tick_seconds: float = 60.0
+    # Sharding across processes: the total shard count and this process's shards ("0,1" or "0-3"). Empty: one
+    # process, no sharding.
+    shard_count: int | None = None
+    shard_ids: str = ""
+
+    def shard_list(self) -> list[int] | None:
+        if not self.shard_ids.strip():
+            return None
+        shards: list[int] = []
+        for part in self.shard_ids.split(","):
+            low, _, high = part.strip().partition("-")
+            shards += range(int(low), int(high or low) + 1)
+        return shards

@@ -178,3 +178,20 @@ async def test_a_finished_game_is_marked_finished(service):
     assert result.table.status == FINISHED and result.table.record.finished_at is not None
     assert len(await service.moves(table.id)) == result.table.version - 1
     assert all(isinstance(m, Move) for m in await service.moves(table.id, limit=3))
+
+
+async def test_migrations_build_exactly_the_models_schema(database_url):
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from bot.db.models import Base
+
+    await migrate(database_url)
+    await migrate(database_url)  # a second start finds nothing to do
+    engine = make_engine(database_url)
+    async with engine.connect() as connection:
+        diff = await connection.run_sync(
+            lambda sync: compare_metadata(MigrationContext.configure(sync), Base.metadata)
+        )
+    await engine.dispose()
+    assert diff == []
