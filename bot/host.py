@@ -57,14 +57,17 @@ class GameHost:
             await interaction.response.send_message(text, ephemeral=True)
 
     def explain(self, error: Exception, locale: str, table: Table | None = None) -> str:
-        if isinstance(error, IllegalAction | ServiceError):
-            if table is not None:
-                return presenter(table.engine.name).error_text(error.code, dict(error.params), locale)
-            return i18n.t(f"error.{error.code}", locale, **{"game": "", **error.params}) if i18n.has(
-                f"error.{error.code}"
-            ) else i18n.t("error.illegal_action", locale)
+        """A refusal in the reader's words; a rules refusal in the words of the game it came from."""
         if isinstance(error, Refusal):
             return str(error)
+        if isinstance(error, IllegalAction | ServiceError):
+            game = table.engine.name if table else getattr(error, "engine", None)
+            if game:
+                return presenter(game).error_text(error.code, dict(error.params), locale)
+            key = f"error.{error.code}"
+            if i18n.has(key):
+                return i18n.t(key, locale, **{"game": "", **error.params})
+            return i18n.t("error.illegal_action", locale)
         return i18n.t("error.internal", locale)
 
     # --- the lobby ------------------------------------------------------------------------------------------------

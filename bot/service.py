@@ -396,7 +396,11 @@ class GameService:
     async def _apply_and_commit(self, table: Table, seat: int, user_id: int, action: Action) -> MoveResult:
         assert table.state is not None
         before = table.engine.to_act(table.state)
-        state, events = table.engine.apply(table.state, seat, action)
+        try:
+            state, events = table.engine.apply(table.state, seat, action)
+        except IllegalAction as refusal:
+            refusal.engine = table.engine.name
+            raise
         after = await self._commit_move(table, seat, user_id, action, events, state)
         return MoveResult(after, seat, action, events, before)
 

@@ -30,6 +30,7 @@ class IllegalAction(Exception):
         super().__init__(code, params)
         self.code = code
         self.params = params
+        self.engine: str | None = None  # which game refused; filled in by the host for its messages
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.code!r}, {self.params!r})"
