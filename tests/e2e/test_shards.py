@@ -68,6 +68,7 @@ async def test_two_processes_split_the_guilds_and_never_apply_one_move_twice(tmp
             game_id = games[1]
             thread = sb.threads(channels[1])[0]
             board = next(m for m in reversed(sb.messages(thread)) if m.component(f"table:turn:{game_id}"))
+            await sb.wait_until(lambda: any(m.component(f"table:turn:{game_id}") for m in sb.dms(alice)), timeout=15)
             dm_prompt = next(m for m in reversed(sb.dms(alice)) if m.component(f"table:turn:{game_id}"))
             pickers = []
             for message in (board, dm_prompt):
