@@ -57,6 +57,12 @@ class PlayCog(commands.Cog):
     @play.command(name="join", description=_desc("play.join.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def join(self, interaction: discord.Interaction, game: int | None = None):
+        if game is None:  # the one open lobby here that the user is not in yet
+            lobbies = await self.host.service.games_in_channel(interaction.channel_id or 0, (LOBBY,))
+            open_to_me = [t for t in lobbies if t.seat_of(interaction.user.id) is None]
+            if len(open_to_me) > 1:
+                raise ServiceError("several_games_here")
+            game = open_to_me[0].id if open_to_me else None
         table = await self.host.game_here(interaction, game, statuses=(LOBBY,))
         table = await self.host.service.join(table.id, interaction.user.id, interaction.user.display_name)
         await self._refresh_lobby(table)

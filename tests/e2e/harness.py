@@ -48,7 +48,7 @@ class Harness:
         return Settings(
             discord_token=self.sb.token,
             database_url=self.database_url,
-            dev_guild_id=int(self.guild.id),
+            dev_guild_id=None,  # global commands, so every server in the test sees them
             discord_api_base=self.sb.api_url,
             discord_gateway_url=self.sb.gateway_url,
             tick_seconds=0,  # the tests drive the clock

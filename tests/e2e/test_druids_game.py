@@ -170,3 +170,39 @@ async def test_bad_input_gets_a_clear_private_answer(tmp_path):
         assert "out of date" in stale.message.text
         assert (await h.table(game_id)).version == table.version
         assert h.sb.violations == []
+
+
+async def test_several_games_in_one_channel_and_across_servers(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob, dave = h.users["alice"], h.users["bob"], h.users["dave"]
+        other_guild = h.sb.add_guild("Second server")
+        other_channel = h.sb.add_channel(other_guild, "tables")
+        h.sb.add_member(other_guild, dave)
+        h.sb.add_member(other_guild, bob)
+        first = await open_lobby(h, ["alice", "bob"])
+        second = (await h.slash(dave, h.games, "play new", {"game": "druids"})).message
+        second_id = int(second.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        ambiguous = await h.slash(h.users["erin"], h.games, "play join")
+        assert "Several games" in ambiguous.message.text
+        joined = await h.slash(bob, h.games, "play join")  # the one open lobby here Bob is not in yet
+        assert joined.message.audience.kind == "ephemeral" and f"#{second_id}" in joined.message.text
+        third = (await h.slash(dave, other_channel, "play new", {"game": "druids"})).message
+        third_id = int(third.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await h.click(bob, third, f"lobby:join:{third_id}")
+        for game_id, host in ((first, alice), (second_id, dave), (third_id, dave)):
+            table = await h.table(game_id)
+            await h.click(host, h.sb.world.message(str(table.record.lobby_message_id)), f"lobby:start:{game_id}")
+        threads = {(await h.table(g)).record.thread_id for g in (first, second_id, third_id)}
+        assert len(threads) == 3
+        # In a game's thread, /play commands find that game without being told.
+        table = await h.table(first)
+        seat = table.to_act()[0]
+        index = table.engine.legal_actions(table.state, seat).index(
+            table.engine.bot_action(table.state, seat, 1))
+        await h.slash(alice, h.thread(table), "play move", {"action": f"{table.version}:{index}"})
+        assert (await h.table(first)).version == table.version + 1
+        assert (await h.table(second_id)).version == 1 and (await h.table(third_id)).version == 1
+        mine = await h.slash(bob, h.games, "play mine")
+        assert f"#{first}" in mine.message.text and f"#{second_id}" in mine.message.text
+        assert f"#{third_id}" not in mine.message.text  # another server's game
+        assert h.sb.violations == []
