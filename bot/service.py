@@ -581,6 +581,7 @@ class GameService:
                 deadline_hours=None,
                 idle_archive_days=30.0,
                 lobby_expiry_hours=72.0,
+                reaction_window_minutes=10.0,
             )
 
     async def update_settings(self, guild_id: int, **values: Any) -> GuildSettings:
@@ -655,7 +656,12 @@ class GameService:
             deadline = _pick(record.deadline_hours, settings.deadline_hours)
             humans = {s.seat: s for s in table.seats if not s.is_bot}
             away = await self.on_vacation([s.user_id for s in humans.values() if s.user_id])
+            reacting = set(table.engine.reaction_seats(table.state)) if table.state is not None else set()
             for seat_number in table.to_act():
+                if seat_number in reacting and seat_number in humans:
+                    if waiting * 60 >= settings.reaction_window_minutes:
+                        due.deadlines.append((table, seat_number))  # the window closed: pass for them
+                    continue
                 seat = humans.get(seat_number)
                 if seat is None:
                     due.bot_turns.append((table, seat_number))
@@ -757,6 +763,7 @@ SETTINGS_COLUMNS = (
     "deadline_hours",
     "idle_archive_days",
     "lobby_expiry_hours",
+    "reaction_window_minutes",
 )
 
 

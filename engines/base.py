@@ -132,6 +132,11 @@ class Engine(ABC):
 
         return Rng.from_seed(seed).choice(self.legal_actions(state, seat))
 
+    def reaction_seats(self, state: State) -> list[int]:
+        """Seats being offered a chance to react during someone else's turn (e.g. a spell to cast). The host
+        answers for them with `pass_action` once a short window passes, so a game never waits forever."""
+        return []
+
     def pass_action(self, state: State, seat: int) -> Action | None:
         """The action that does nothing, where the rules allow one (what a missed deadline plays first)."""
         return next((a for a in self.legal_actions(state, seat) if a["type"] in PASS_TYPES), None)

@@ -28,6 +28,7 @@ class SettingsCog(commands.Cog):
         channel=_desc("option.channel"),
         archive_days=_desc("option.archive_days"),
         lobby_hours=_desc("option.lobby_hours"),
+        reaction_minutes=_desc("option.reaction_minutes"),
     )
     @app_commands.choices(
         locale=[app_commands.Choice(name=n, value=v) for n, v in (("English", "en"), ("한국어", "ko"), ("Español", "es"))]
@@ -45,6 +46,7 @@ class SettingsCog(commands.Cog):
         channel: discord.TextChannel | None = None,
         archive_days: app_commands.Range[float, 1.0, 365.0] | None = None,
         lobby_hours: app_commands.Range[float, 1.0, 720.0] | None = None,
+        reaction_minutes: app_commands.Range[float, 0.5, 1440.0] | None = None,
     ) -> None:
         reader = i18n.norm(str(interaction.locale))
         permissions = interaction.permissions
@@ -61,7 +63,7 @@ class SettingsCog(commands.Cog):
             changes["use_threads"] = threads
         for name, value in (("remind_after_hours", remind_after), ("remind_every_hours", remind_every),
                             ("remind_max", remind_max), ("idle_archive_days", archive_days),
-                            ("lobby_expiry_hours", lobby_hours)):
+                            ("lobby_expiry_hours", lobby_hours), ("reaction_window_minutes", reaction_minutes)):
             if value is not None:
                 changes[name] = value
         if deadline is not None:

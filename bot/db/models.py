@@ -117,3 +117,4 @@ class GuildSettings(Base):
     deadline_hours: Mapped[float | None] = mapped_column(Float)  # None: no deadline
     idle_archive_days: Mapped[float] = mapped_column(Float, default=30.0)
     lobby_expiry_hours: Mapped[float] = mapped_column(Float, default=72.0)
+    reaction_window_minutes: Mapped[float] = mapped_column(Float, default=10.0)

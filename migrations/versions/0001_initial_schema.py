@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-22 03:36:57.611781
+Create Date: 2026-11-22 04:03:50.036790
 """
 
 import sqlalchemy as sa
@@ -60,6 +60,7 @@ def upgrade() -> None:
     sa.Column('deadline_hours', sa.Float(), nullable=True),
     sa.Column('idle_archive_days', sa.Float(), nullable=False),
     sa.Column('lobby_expiry_hours', sa.Float(), nullable=False),
+    sa.Column('reaction_window_minutes', sa.Float(), nullable=False),
     sa.PrimaryKeyConstraint('guild_id')
     )
     op.create_table('user_prefs',
