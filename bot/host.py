@@ -237,14 +237,17 @@ class GameHost:
         running = table.status == ACTIVE
         view = board_view(table, locale, game.has_private) if running else None
         quiet = {s.user_id for s in table.seats if not s.pings}
-        users = [u for u in table.users_to_act() if u not in quiet]
+        # A chance to react in someone else's turn is offered privately (by DM), never announced.
+        reacting = set(table.engine.reaction_seats(table.state)) if table.state is not None else set()
+        users = [table.user_at(s) for s in table.to_act() if s not in reacting and table.user_at(s) not in quiet]
+        users = [u for u in users if u is not None]
         if table.status == FINISHED:
             users = [s.user_id for s in table.seats if s.user_id] + await self.service.spectators(table.id)
             mentions = " ".join(f"<@{u}>" for u in users)
             content = _clip(f"{content}\n\n{self.outcome_text(table)}\n{mentions}")
         elif table.to_act():
             waiting = " ".join(f"<@{u}>" if u in users else table.names[s] for s in table.to_act()
-                               if (u := table.user_at(s)) is not None)
+                               if (u := table.user_at(s)) is not None and s not in reacting)
             if waiting:
                 content = _clip(
                     f"{content}\n\n{i18n.t('game.to_act', locale, mentions=waiting, game=game.title(locale), id=table.id)}"
@@ -289,8 +292,12 @@ class GameHost:
     # --- private information --------------------------------------------------------------------------------------
 
     async def send_private_updates(self, table: Table, seats: Any, turn_seats: set[int]) -> None:
-        """DM each listed seat its private view; seats in `turn_seats` are also told it is their move."""
+        """DM each listed seat its private view; seats in `turn_seats` are also told it is their move (unless the
+        only thing they could do is let a chance to react pass)."""
         game = presenter(table.engine.name)
+        if table.state is not None:
+            turn_seats = {s for s in turn_seats if not self._only_passing(table, s)}
+            seats = [s for s in seats if s in turn_seats or s not in table.engine.reaction_seats(table.state)]
         jobs = [self._dm_seat(table, game, seat, seat in turn_seats) for seat in seats]
         await asyncio.gather(*jobs)
 
@@ -325,6 +332,14 @@ class GameHost:
                     i18n.t("game.dm_closed", locale, mention=f"<@{record.user_id}>"),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(record.user_id)]),
                 )
+
+    @staticmethod
+    def _only_passing(table: Table, seat: int) -> bool:
+        assert table.state is not None
+        if seat not in table.engine.reaction_seats(table.state):
+            return False
+        passing = table.engine.pass_action(table.state, seat)
+        return table.engine.legal_actions(table.state, seat) == [passing]
 
     async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
         locale = i18n.norm(str(interaction.locale))

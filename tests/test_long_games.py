@@ -194,3 +194,27 @@ async def test_idle_games_are_archived_and_old_lobbies_expire(service, clock):
     due = await service.due(clock())
     assert [t.id for t in due.idle_games] == [table.id]
     assert (await service.close(table.id, ARCHIVED)).status == ARCHIVED
+
+
+async def test_a_reaction_window_closes_with_a_pass(service, clock):
+    """Talisman offers spells in other players' turns; unanswered, the host declines once the window closes."""
+    await service.update_settings(7, reaction_window_minutes=5)
+    lobby = await service.create_lobby(
+        engine_name="talisman", guild_id=7, channel_id=70, host_id=100, host_name="Host", locale="en", raw_options={}
+    )
+    for user in (101, 102):
+        await service.join(lobby.id, user, f"P{user}")
+    table = await service.start(lobby.id, 100)
+    for _ in range(400):  # play until someone is offered a reaction
+        if table.engine.reaction_seats(table.state):
+            break
+        seat = table.to_act()[0]
+        table = (await service.act(table.id, 100 + seat, table.engine.bot_action(table.state, seat, table.version))).table
+    reacting = table.engine.reaction_seats(table.state)
+    assert reacting and table.engine.pass_action(table.state, reacting[0]) == {"type": "decline"}
+    clock.advance(4 / 60)
+    assert (await service.due(clock())).deadlines == []
+    clock.advance(2 / 60)
+    assert [(t.id, seat) for t, seat in (await service.due(clock())).deadlines] == [(table.id, reacting[0])]
+    result = await service.act_on_deadline(table.id, reacting[0])
+    assert result.action == {"type": "decline"}

@@ -1,0 +1,338 @@
+"""Talisman (revised 4th edition) for 2-6 players, from the Korean rulebook (seeds/004) and the reference's
+component facts.
+
+The rules live in rules.py as a task queue with prompts; this module is the engine contract around it: set-up
+(with the rulebook's alternative of choosing one of three characters and the faster game's starting counter),
+who acts, the legal actions of the open prompt, views that hide Spells in hand and the decks' order, and
+re-dealing what a seat cannot see.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.base import Action, Engine, Event, IllegalAction, Option, Outcome, State, View, clone
+from engines.rng import Rng
+from engines.talisman import autoplayer, rules
+from engines.talisman.data import CHARACTER_IDS, PURCHASE, SPACES, TALISMAN
+from engines.talisman.model import base_craft, base_strength, craft, strength
+
+OFFERED = 3  # the alternative set-up deals three characters to each player
+# Prompt details everyone may see (a spell being targeted is announced only once it is cast).
+PUBLIC_PROMPT_KEYS = ("dice", "reason", "sp", "others", "card", "loser", "n", "drawn")
+
+
+class Talisman(Engine):
+    name = "talisman"
+    titles = {"en": "Talisman", "ko": "탈리스만", "es": "Talisman"}
+    min_players = 2
+    max_players = 6
+    conformance_cap = 1500
+    # Public events that show what was hidden: a drawn card, a Spell leaving a hand.
+    revealing_events = frozenset(
+        {"CardDrawn", "CardRedrawn", "SpellCast", "SpellDiscarded", "SpellsDiscarded"}
+    )
+    options = (
+        Option("evade_hostile", False),
+        Option("inheritance", False),
+        Option("trophy_rate", 7, (7, 6, 5)),
+        Option("starting_bonus", False),
+        Option("bloodbath", False),
+        Option("command_eased", False, provisional=True),
+        Option("sudden_death", False),
+        Option("round_limit", 0),
+        Option("choose_character", False),
+    )
+
+    # --- set-up ---------------------------------------------------------------------------------------------
+
+    def new_game(self, players: int, options: dict[str, Any], seed: int) -> State:
+        self.check_players(players)
+        opts = {opt.name: options.get(opt.name, opt.default) for opt in self.options}
+        rng = Rng.from_seed(seed)
+        state: State = {
+            "players": players,
+            "opts": opts,
+            "rng": 0,
+            "phase": "setup",
+            "seat": 0,
+            "turn": 1,
+            "round": 1,
+            "warp": 0,
+            "chars": [None] * players,
+            "unused": [],
+            "adv": rng.shuffled(rules.adventure_deck()),
+            "adv_disc": [],
+            "spl": rng.shuffled(rules.spell_deck()),
+            "spl_disc": [],
+            "shop": {pid: entry["count"] for pid, entry in PURCHASE.items()},
+            "tal": 1 if opts["bloodbath"] else TALISMAN["count"],
+            "board": {},
+            "gold": {},
+            "hexes": [],
+            "blizzard": 0,
+            "dmagic": None,
+            "crown": False,
+            "out": [False] * players,
+            "result": None,
+            "uid": 0,
+            "q": [],
+            "p": None,
+            "peek": {},
+            "stash": {},
+            "stash_pick": None,
+            "dropped": None,
+            "setup": {"offers": None, "chosen": [None] * players, "bonus": [None] * players},
+        }
+        state["rng"] = rng.state
+        if opts["choose_character"]:
+            pool = rng.shuffled(CHARACTER_IDS)
+            each = min(OFFERED, len(pool) // players)
+            state["setup"]["offers"] = [pool[i * each : (i + 1) * each] for i in range(players)]
+            state["unused"] = pool[players * each :]
+            state["rng"] = rng.state
+        else:
+            picks = rules.initial_characters(players, state)
+            state["setup"]["chosen"] = picks
+        self._maybe_start(state, [])
+        return state
+
+    def _setup_pending(self, state: State) -> list[int]:
+        setup = state["setup"]
+        pending = []
+        for seat in range(state["players"]):
+            if setup["chosen"][seat] is None:
+                pending.append(seat)
+            elif state["opts"]["starting_bonus"] and setup["bonus"][seat] is None:
+                pending.append(seat)
+        return pending
+
+    def _maybe_start(self, state: State, events: list[Event]) -> None:
+        if self._setup_pending(state):
+            return
+        setup = state["setup"]
+        if setup["offers"]:
+            state["unused"] += [
+                c for seat, offer in enumerate(setup["offers"]) for c in offer if c != setup["chosen"][seat]
+            ]
+        for seat, cid in enumerate(setup["chosen"]):
+            rules.new_character(state, seat, cid, events)
+            bonus = setup["bonus"][seat]
+            if bonus:
+                rules.add_stat(state, seat, bonus, 1, events, "starting_bonus")
+        state["phase"] = "play"
+        state["setup"] = None
+        rules.run(state, events)
+
+    # --- who acts and how -----------------------------------------------------------------------------------
+
+    def to_act(self, state: State) -> list[int]:
+        if state["result"] is not None:
+            return []
+        if state["phase"] == "setup":
+            return self._setup_pending(state)
+        p = state["p"]
+        return [p["seat"]] if p else []
+
+    def reaction_seats(self, state: State) -> list[int]:
+        """A prompt to someone other than the player whose turn it is (a spell to cast, a loss to prevent)."""
+        p = state["p"]
+        if state["result"] is not None or state["phase"] != "play" or not p or p["seat"] == state["seat"]:
+            return []
+        return [p["seat"]]
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if state["result"] is not None:
+            return []
+        if state["phase"] == "setup":
+            if seat not in self._setup_pending(state):
+                return []
+            setup = state["setup"]
+            if setup["chosen"][seat] is None:
+                return [{"type": "choose_character", "character": c} for c in setup["offers"][seat]]
+            return [{"type": "choose_bonus", "stat": k} for k in ("strength", "craft")]
+        return rules.legal(state, seat)
+
+    def explain_illegal(self, state: State, seat: int, action: Action) -> IllegalAction:
+        legal = self.legal_actions(state, seat)
+        kind = action.get("type")
+        expected = sorted({a["type"] for a in legal})
+        if kind == "cast_spell" and state["phase"] == "play":
+            ch = state["chars"][seat]
+            if ch is None or action.get("spell") not in ch["spells"]:
+                return IllegalAction("spell_not_in_hand", spell=action.get("spell"))
+            return IllegalAction("spell_not_castable_now", spell=action.get("spell"))
+        if kind not in expected:
+            prompt = state["p"]["k"] if state.get("p") else state["phase"]
+            return IllegalAction(
+                "action_not_expected", action=kind, prompt=prompt, expected=",".join(expected)
+            )
+        codes = {
+            "move": ("no_such_route", "route"),
+            "target": ("bad_target", "seat"),
+            "pick_space": ("bad_space", "space"),
+            "buy": ("not_for_sale", "item"),
+            "choose_character": ("character_not_offered", "character"),
+            "reroll": ("no_such_die", "die"),
+            "step": ("cannot_step_there", "to"),
+            "attack": ("cannot_attack", "target"),
+        }
+        code, param = codes.get(kind, ("card_not_available", "card"))
+        return IllegalAction(code, value=action.get(param))
+
+    def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
+        events: list[Event] = []
+        if state["phase"] == "setup":
+            setup = state["setup"]
+            if action["type"] == "choose_character":
+                setup["chosen"][seat] = action["character"]
+            else:
+                setup["bonus"][seat] = action["stat"]
+            events.append({"type": "SetupChoiceMade", "seat": seat})
+            self._maybe_start(state, events)
+            return events
+        rules.answer(state, seat, action, events)
+        return events
+
+    # --- what each seat sees --------------------------------------------------------------------------------
+
+    def view(self, state: State, viewer: int | None) -> View:
+        chars = []
+        for seat, ch in enumerate(state["chars"]):
+            if ch is None:
+                chars.append(None)
+                continue
+            chars.append(
+                {
+                    "seat": seat,
+                    "id": ch["id"],
+                    "space": ch["space"],
+                    "strength": strength(state, ch),
+                    "craft": craft(state, ch),
+                    "base_strength": base_strength(ch),
+                    "base_craft": base_craft(ch),
+                    "life": ch["life"],
+                    "fate": ch["fate"],
+                    "gold": ch["gold"],
+                    "alignment": ch["align"],
+                    "items": [_card(i) for i in ch["items"]],
+                    "followers": [_card(i) for i in ch["fol"]],
+                    "trophies": [
+                        {
+                            "kind": tr["k"],
+                            "value": tr["v"],
+                            "card": tr["inst"]["c"] if tr.get("inst") else None,
+                        }
+                        for tr in ch["tro"]
+                    ],
+                    "spells": len(ch["spells"]),
+                    "toad": ch["toad"],
+                    "miss": ch["miss"],
+                    "quest": ch["quest"],
+                    "dead": ch["dead"],
+                    "out": state["out"][seat],
+                    "hold": ch["hold"],
+                    "enslaved": ch["enslaved"],
+                    "turning_back": ch["back"],
+                    "next_move": ch["next"],
+                }
+            )
+        p = state["p"]
+        prompt = None
+        if p is not None:
+            prompt = {"seat": p["seat"], "kind": p["k"]}
+            prompt.update({key: clone(p[key]) for key in PUBLIC_PROMPT_KEYS if key in p})
+            if p["k"] == "combat":
+                foe = p["c"]["foe"]
+                prompt["foe"] = {k: foe[k] for k in ("name", "strength", "craft", "subtype") if k in foe}
+        view: View = {
+            "game": self.name,
+            "players": state["players"],
+            "viewer": viewer,
+            "to_act": self.to_act(state),
+            "phase": state["phase"],
+            "seat": state["seat"],
+            "turn": state["turn"],
+            "round": state["round"],
+            "prompt": prompt,
+            "chars": chars,
+            "spaces": len(SPACES),
+            "board": {k: [_card(i) for i in v] for k, v in state["board"].items()},
+            "gold": dict(state["gold"]),
+            "hexes": [dict(h) for h in state["hexes"]],
+            "decks": {
+                "adventure": len(state["adv"]),
+                "adventure_discard": len(state["adv_disc"]),
+                "spells": len(state["spl"]),
+                "spell_discard": len(state["spl_disc"]),
+            },
+            "purchase": dict(state["shop"]),
+            "talismans": state["tal"],
+            "blizzard": state["blizzard"],
+            "destroy_magic": state["dmagic"],
+            "crown_reached": state["crown"],
+            "out": list(state["out"]),
+            "result": state["result"],
+            "options": dict(state["opts"]),
+        }
+        if state["phase"] == "setup":
+            setup = state["setup"]
+            view["setup"] = {"chosen": [c is not None for c in setup["chosen"]]}
+            if viewer is not None and setup["offers"]:
+                view["setup"]["offers"] = list(setup["offers"][viewer])
+                view["setup"]["mine"] = setup["chosen"][viewer]
+        if viewer is not None and state["chars"][viewer] is not None:
+            view["my_spells"] = sorted(state["chars"][viewer]["spells"])
+            view["known_top"] = list(state["peek"].get(str(viewer), []))
+        return view
+
+    def bot_action(self, state: State, seat: int, seed: int) -> Action:
+        return autoplayer.choose(self.view(state, seat), self.legal_actions(state, seat), Rng.from_seed(seed))
+
+    def outcome(self, state: State) -> Outcome | None:
+        result = state["result"]
+        if result is None:
+            return None
+        return Outcome(
+            scores=list(result["scores"]),
+            winners=list(result["winners"]),
+            details={"reason": result["reason"]},
+        )
+
+    def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
+        """Re-deal others' Spells with the Spell deck, the Adventure deck below what `seat` has divined, the
+        other players' character offers, and the future dice."""
+        out = clone(state)
+        rng = Rng.from_seed(seed)
+        others = [s for s in range(out["players"]) if s != seat and out["chars"][s] is not None]
+        pool = list(out["spl"]) + [sp for s in others for sp in out["chars"][s]["spells"]]
+        rng.shuffle(pool)
+        for s in others:
+            n = len(out["chars"][s]["spells"])
+            out["chars"][s]["spells"], pool = pool[:n], pool[n:]
+        out["spl"] = pool
+        known = len(out["peek"].get(str(seat), []))
+        deck = out["adv"]
+        top = deck[len(deck) - known :] if known else []
+        rest = deck[: len(deck) - known]
+        rng.shuffle(rest)
+        out["adv"] = rest + top
+        out["peek"] = {k: v for k, v in out["peek"].items() if k == str(seat)}
+        setup = out.get("setup")
+        if setup and setup["offers"]:
+            hidden = [s for s in range(out["players"]) if s != seat and setup["chosen"][s] is None]
+            chars = out["unused"] + [c for s in hidden for c in setup["offers"][s]]
+            rng.shuffle(chars)
+            for s in hidden:
+                n = len(setup["offers"][s])
+                setup["offers"][s], chars = chars[:n], chars[n:]
+            out["unused"] = chars
+        out["rng"] = rng.next_u64()
+        return out
+
+
+def _card(inst: dict[str, Any]) -> dict[str, Any]:
+    out = {"uid": inst["u"], "card": inst["c"], "origin": inst["o"]}
+    if "pool" in inst:
+        out["pool"] = inst["pool"]
+    return out

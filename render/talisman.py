@@ -1,0 +1,417 @@
+"""Talisman pictures: the board (three rings on a 7x7 grid, the Crown in the middle), every character or toad
+and the cards lying on the spaces, then each character's sheet; privately, one's own Spells."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PIL import Image, ImageDraw
+
+from engines.talisman.data import (
+    BRIDGE_HILLS,
+    CHARACTERS,
+    CROWN,
+    PLAIN_OF_PERIL,
+    PORTAL,
+    SENTINEL,
+    SPACES,
+    SPELLS,
+    TOAD,
+    VALLEY,
+    card_def,
+)
+from render.common import (
+    ACCENT,
+    GOLD,
+    MUTED,
+    PANEL,
+    PANEL_LIGHT,
+    SEAT_COLOURS,
+    TEXT,
+    canvas,
+    fit_text,
+    font,
+    readable_on,
+    text_width,
+    to_png,
+)
+
+CELL = 142
+BOARD = CELL * 7
+MARGIN = 16
+WIDTH = BOARD + 2 * MARGIN + 300
+SHEET_W = (WIDTH - 3 * MARGIN) // 2
+SHEET_H = 232
+REGION_FILL = {"outer": (70, 96, 62), "middle": (104, 86, 60), "inner": (96, 52, 56), "crown": (150, 120, 40)}
+KIND_FILL = {
+    "enemy": (170, 60, 60),
+    "event": (120, 90, 170),
+    "stranger": (60, 120, 170),
+    "place": (60, 140, 120),
+    "follower": (150, 130, 60),
+    "object": (110, 110, 120),
+    "magic_object": (150, 90, 160),
+}
+LABELS = {
+    "en": {
+        "str": "Str",
+        "craft": "Craft",
+        "life": "Life",
+        "fate": "Fate",
+        "gold": "Gold",
+        "spells": "Spells",
+        "items": "Objects",
+        "followers": "Followers",
+        "trophies": "Trophies",
+        "turn": "Turn",
+        "round": "Round",
+        "to_act": "To act",
+        "adventure": "Adventure deck",
+        "spell_deck": "Spell deck",
+        "talismans": "Talismans",
+        "good": "Good",
+        "neutral": "Neutral",
+        "evil": "Evil",
+        "toad": "Toad",
+        "dead": "Dead",
+        "out": "Out",
+        "miss": "Misses a turn",
+        "quest": "Quest",
+        "none": "—",
+        "your_spells": "Your Spells",
+        "crown": "Crown reached",
+        "blizzard": "Blizzard",
+        "winner": "Winner",
+        "hex": "Hex",
+    },
+    "ko": {
+        "str": "힘",
+        "craft": "기술",
+        "life": "생명력",
+        "fate": "운명",
+        "gold": "금화",
+        "spells": "주문",
+        "items": "물품",
+        "followers": "동료",
+        "trophies": "전리품",
+        "turn": "차례",
+        "round": "라운드",
+        "to_act": "행동할 차례",
+        "adventure": "모험 카드",
+        "spell_deck": "주문 카드",
+        "talismans": "탈리스만",
+        "good": "선",
+        "neutral": "중립",
+        "evil": "악",
+        "toad": "두꺼비",
+        "dead": "사망",
+        "out": "탈락",
+        "miss": "차례 건너뜀",
+        "quest": "퀘스트",
+        "none": "—",
+        "your_spells": "내 주문",
+        "crown": "왕관 도달",
+        "blizzard": "눈보라",
+        "winner": "승자",
+        "hex": "저주",
+    },
+    "es": {
+        "str": "Fue",
+        "craft": "Hab",
+        "life": "Vida",
+        "fate": "Destino",
+        "gold": "Oro",
+        "spells": "Hechizos",
+        "items": "Objetos",
+        "followers": "Seguidores",
+        "trophies": "Trofeos",
+        "turn": "Turno",
+        "round": "Ronda",
+        "to_act": "Actúa",
+        "adventure": "Mazo de aventura",
+        "spell_deck": "Mazo de hechizos",
+        "talismans": "Talismanes",
+        "good": "Bueno",
+        "neutral": "Neutral",
+        "evil": "Malvado",
+        "toad": "Sapo",
+        "dead": "Muerto",
+        "out": "Eliminado",
+        "miss": "Pierde turno",
+        "quest": "Misión",
+        "none": "—",
+        "your_spells": "Tus hechizos",
+        "crown": "Corona alcanzada",
+        "blizzard": "Ventisca",
+        "winner": "Ganador",
+        "hex": "Maleficio",
+    },
+}
+
+
+def _labels(locale: str) -> dict[str, str]:
+    return LABELS.get(locale[:2], LABELS["en"])
+
+
+def _name(entry: dict[str, Any], locale: str) -> str:
+    return entry["name"].get(locale[:2], entry["name"]["en"])
+
+
+def _ring_cell(index: int) -> tuple[int, int]:
+    """(row, column) on the 7x7 grid: each ring is the border of a centred square, walked clockwise."""
+    if index == 48:
+        return 3, 3
+    if index >= 40:
+        offset, side, pos = 2, 2, index - 40
+    elif index >= 24:
+        offset, side, pos = 1, 4, index - 24
+    else:
+        offset, side, pos = 0, 6, index
+    if pos < side:
+        return offset, offset + pos
+    if pos < 2 * side:
+        return offset + pos - side, offset + side
+    if pos < 3 * side:
+        return offset + side, offset + side - (pos - 2 * side)
+    return offset + side - (pos - 3 * side), offset
+
+
+def _card_label(card: dict[str, Any], locale: str) -> tuple[str, tuple[int, int, int]]:
+    entry = card_def({"c": card["card"], "o": card["origin"]})
+    kind = entry.get("type") or entry.get("kind", "object")
+    label = _name(entry, locale)
+    if "pool" in card:
+        label += f" ({card['pool']})"
+    return label, KIND_FILL.get(kind, PANEL_LIGHT)
+
+
+def _token(draw: ImageDraw.ImageDraw, x: int, y: int, seat: int, text: str, radius: int = 17) -> None:
+    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    draw.ellipse(
+        (x - radius, y - radius, x + radius, y + radius), fill=colour, outline=(240, 240, 240), width=2
+    )
+    f = font(15, True)
+    w = draw.textlength(text, font=f)
+    draw.text((x - w / 2, y - 9), text, font=f, fill=readable_on(colour))
+
+
+def _centre(index: int) -> tuple[int, int]:
+    row, col = _ring_cell(index)
+    return MARGIN + col * CELL + CELL // 2, MARGIN + row * CELL + CELL // 2
+
+
+def _draw_links(draw: ImageDraw.ImageDraw) -> None:
+    """The Sentinel's bridge over the Storm River and the Portal of Power's way in, drawn under the spaces."""
+    for a, b in ((SENTINEL, BRIDGE_HILLS), (PORTAL, PLAIN_OF_PERIL), (VALLEY, CROWN)):
+        draw.line((*_centre(a), *_centre(b)), fill=GOLD, width=14)
+
+
+def _draw_board(draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str) -> None:
+    labels = _labels(locale)
+    hexed = {h["space"] for h in view["hexes"]}
+    by_space: dict[int, list[dict[str, Any]]] = {}
+    for ch in view["chars"]:
+        if ch and not ch["dead"]:
+            by_space.setdefault(ch["space"], []).append(ch)
+    _draw_links(draw)
+    for space in SPACES:
+        index = space["index"]
+        row, col = _ring_cell(index)
+        x0, y0 = MARGIN + col * CELL, MARGIN + row * CELL
+        fill = REGION_FILL[space["region"]]
+        draw.rectangle(
+            (x0 + 2, y0 + 2, x0 + CELL - 2, y0 + CELL - 2), fill=fill, outline=(25, 25, 25), width=2
+        )
+        draw.text(
+            (x0 + 7, y0 + 5),
+            fit_text(draw, _name(space, locale), 16, CELL - 14, True),
+            font=font(16, True),
+            fill=TEXT,
+        )
+        y = y0 + 27
+        if index in hexed:
+            draw.text((x0 + 7, y), labels["hex"], font=font(14, True), fill=(255, 120, 120))
+            y += 18
+        gold = view["gold"].get(str(index))
+        if gold:
+            draw.text((x0 + 7, y), f"{labels['gold']} {gold}", font=font(14, True), fill=GOLD)
+            y += 18
+        tokens = by_space.get(index, [])
+        shown = 3 if tokens else 4  # leave the bottom row to the figures standing here
+        for card in view["board"].get(str(index), [])[:shown]:
+            label, colour = _card_label(card, locale)
+            draw.rounded_rectangle((x0 + 6, y, x0 + CELL - 6, y + 19), radius=4, fill=colour)
+            draw.text(
+                (x0 + 10, y + 1), fit_text(draw, label, 14, CELL - 20), font=font(14), fill=(250, 250, 250)
+            )
+            y += 21
+        extra = len(view["board"].get(str(index), [])) - shown
+        if extra > 0:
+            draw.text((x0 + 8, y), f"+{extra}", font=font(14, True), fill=TEXT)
+        for i, ch in enumerate(tokens):
+            tx = x0 + CELL - 22 - (i % 4) * 32
+            ty = y0 + CELL - 22 - (i // 4) * 32
+            _token(draw, tx, ty, ch["seat"], "T" if ch["toad"] else str(ch["seat"] + 1))
+
+
+def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], locale: str) -> None:
+    labels = _labels(locale)
+    x = MARGIN * 2 + BOARD
+    w = WIDTH - x - MARGIN
+    draw.rounded_rectangle((x, MARGIN, x + w, MARGIN + BOARD), radius=10, fill=PANEL)
+    y = MARGIN + 12
+    lines: list[tuple[str, tuple[int, int, int], int, bool]] = [
+        (f"{labels['turn']} {view['turn']} · {labels['round']} {view['round']}", TEXT, 20, True),
+    ]
+    if view["result"]:
+        winners = ", ".join(names[s] if s < len(names) else str(s + 1) for s in view["result"]["winners"])
+        lines.append((f"{labels['winner']}: {winners}", GOLD, 20, True))
+    elif view["to_act"]:
+        acting = ", ".join(names[s] if s < len(names) else str(s + 1) for s in view["to_act"])
+        lines.append((f"{labels['to_act']}: {acting}", ACCENT, 18, True))
+    lines += [
+        (f"{labels['adventure']}: {view['decks']['adventure']}", TEXT, 17, False),
+        (f"{labels['spell_deck']}: {view['decks']['spells']}", TEXT, 17, False),
+        (f"{labels['talismans']}: {view['talismans']}", TEXT, 17, False),
+    ]
+    if view["crown_reached"]:
+        lines.append((labels["crown"], GOLD, 17, True))
+    if view["blizzard"]:
+        lines.append((labels["blizzard"], (180, 210, 255), 17, True))
+    for text, colour, size, bold in lines:
+        draw.text((x + 12, y), fit_text(draw, text, size, w - 24, bold), font=font(size, bold), fill=colour)
+        y += size + 10
+    y += 8
+    for ch in view["chars"]:
+        if ch is None:
+            continue
+        _token(draw, x + 26, y + 14, ch["seat"], str(ch["seat"] + 1), 14)
+        name = names[ch["seat"]] if ch["seat"] < len(names) else str(ch["seat"] + 1)
+        text = f"{name} · {_name(CHARACTERS[ch['id']], locale)}"
+        draw.text((x + 48, y + 4), fit_text(draw, text, 16, w - 60), font=font(16), fill=TEXT)
+        y += 34
+
+
+def _draw_sheet(
+    draw: ImageDraw.ImageDraw, x: int, y: int, ch: dict[str, Any], name: str, locale: str
+) -> None:
+    labels = _labels(locale)
+    colour = SEAT_COLOURS[ch["seat"] % len(SEAT_COLOURS)]
+    draw.rounded_rectangle((x, y, x + SHEET_W, y + SHEET_H), radius=10, fill=PANEL)
+    draw.rounded_rectangle((x, y, x + SHEET_W, y + 34), radius=10, fill=colour)
+    title = f"{ch['seat'] + 1}. {name} — {_name(CHARACTERS[ch['id']], locale)}"
+    if ch["toad"]:
+        title += f" ({_name(TOAD, locale)} {ch['toad']})"
+    draw.text(
+        (x + 10, y + 6),
+        fit_text(draw, title, 19, SHEET_W - 20, True),
+        font=font(19, True),
+        fill=readable_on(colour),
+    )
+    stats = [
+        (labels["str"], f"{ch['strength']}", (230, 90, 90)),
+        (labels["craft"], f"{ch['craft']}", (110, 150, 240)),
+        (labels["life"], f"{ch['life']}", (90, 200, 110)),
+        (labels["fate"], f"{ch['fate']}", (200, 200, 120)),
+        (labels["gold"], f"{ch['gold']}", GOLD),
+        (labels["spells"], f"{ch['spells']}", (190, 140, 230)),
+    ]
+    sx = x + 10
+    step = (SHEET_W - 20) // len(stats)
+    for label, value, tint in stats:
+        draw.text((sx, y + 42), fit_text(draw, label, 14, step - 4), font=font(14), fill=MUTED)
+        draw.text((sx, y + 60), value, font=font(24, True), fill=tint)
+        sx += step
+    status = [labels[ch["alignment"]]]
+    if ch["out"]:
+        status.append(labels["out"])
+    elif ch["dead"]:
+        status.append(labels["dead"])
+    if ch["miss"]:
+        status.append(f"{labels['miss']} ×{ch['miss']}")
+    if ch["quest"]:
+        status.append(f"{labels['quest']}: {ch['quest'].replace('_', ' ')}")
+    draw.text(
+        (x + 10, y + 94), fit_text(draw, " · ".join(status), 15, SHEET_W - 20), font=font(15), fill=TEXT
+    )
+    rows = [
+        (labels["items"], [_card_label(c, locale)[0] for c in ch["items"]]),
+        (labels["followers"], [_card_label(c, locale)[0] for c in ch["followers"]]),
+        (
+            labels["trophies"],
+            [
+                f"{labels['str'] if t['kind'] == 'strength' else labels['craft']} {t['value']}"
+                for t in ch["trophies"]
+            ],
+        ),
+    ]
+    ry = y + 120
+    for label, values in rows:
+        draw.text((x + 10, ry), label, font=font(15, True), fill=MUTED)
+        text = ", ".join(values) if values else labels["none"]
+        lw = text_width(draw, label, 15, True) + 18
+        draw.text((x + 10 + lw, ry), fit_text(draw, text, 15, SHEET_W - 20 - lw), font=font(15), fill=TEXT)
+        ry += 34
+
+
+def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
+    chars = [ch for ch in view["chars"] if ch is not None]
+    sheet_rows = (len(chars) + 1) // 2
+    height = MARGIN * 2 + BOARD + sheet_rows * (SHEET_H + MARGIN) + MARGIN
+    image, draw = canvas(WIDTH, height)
+    _draw_board(draw, view, locale)
+    _draw_status(draw, view, names, locale)
+    for i, ch in enumerate(chars):
+        x = MARGIN + (i % 2) * (SHEET_W + MARGIN)
+        y = MARGIN * 2 + BOARD + (i // 2) * (SHEET_H + MARGIN)
+        name = names[ch["seat"]] if ch["seat"] < len(names) else str(ch["seat"] + 1)
+        _draw_sheet(draw, x, y, ch, name, locale)
+    # A flat-coloured picture loses nothing visible in a 128-colour palette, and encodes about twice as fast.
+    return to_png(image.quantize(colors=128, method=Image.Quantize.FASTOCTREE))
+
+
+def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:
+    lines: list[str] = []
+    current = ""
+    for word in text.split():
+        trial = f"{current} {word}".strip()
+        if text_width(draw, trial, size) <= width:
+            current = trial
+        else:
+            lines.append(current)
+            current = word
+    if current:
+        lines.append(current)
+    return lines
+
+
+def render_private(view: dict[str, Any], locale: str) -> bytes | None:
+    """The viewer's Spells (names and what they do); None for a spectator's view."""
+    spells = view.get("my_spells")
+    if spells is None:
+        return None
+    labels = _labels(locale)
+    width = 900
+    probe, probe_draw = canvas(10, 10)
+    blocks = []
+    for spell in spells:
+        entry = SPELLS[spell]
+        text = entry["text"].get(locale[:2], entry["text"]["en"])
+        blocks.append((_name(entry, locale), _wrap(probe_draw, text, 17, width - 60)))
+    height = 80 + sum(50 + 24 * len(lines) for _, lines in blocks) + (40 if not blocks else 0)
+    image, draw = canvas(width, height)
+    draw.text((MARGIN + 4, 20), f"{labels['your_spells']} ({len(spells)})", font=font(26, True), fill=TEXT)
+    y = 70
+    if not blocks:
+        draw.text((MARGIN + 4, y), labels["none"], font=font(20), fill=MUTED)
+    for title, lines in blocks:
+        box_h = 40 + 24 * len(lines)
+        draw.rounded_rectangle((MARGIN, y, width - MARGIN, y + box_h), radius=8, fill=PANEL)
+        draw.text((MARGIN + 14, y + 8), title, font=font(20, True), fill=(200, 160, 240))
+        ty = y + 36
+        for line in lines:
+            draw.text((MARGIN + 14, ty), line, font=font(17), fill=TEXT)
+            ty += 24
+        y += box_h + 10
+    del probe
+    return to_png(image)
