@@ -162,6 +162,13 @@ class GameHost:
             raise ServiceError("unknown_action")
         await interaction.response.edit_message(content=self.lobby_text(table), view=lobby_view(table, table.record.locale))
 
+    async def table_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
+        table = await self.service.get(game_id)
+        if action == "hand":
+            await self.show_hand(interaction, table)
+        else:
+            await self.open_chooser(interaction, table)
+
     async def start(self, interaction: discord.Interaction, game_id: int) -> None:
         """Deal the game, open its thread from the lobby message, show the board and send private views."""
         table = await self.service.start(game_id, interaction.user.id)
@@ -365,7 +372,7 @@ class GameHost:
         """The ephemeral move picker: what is chosen so far, what to choose next."""
         game = presenter(table.engine.name)
         view_data = table.view(seat)
-        actions = table.engine.legal_actions(table.state, seat) if table.state is not None else []
+        actions = _choices(table, seat)
         lines = list(notes)
         if not actions:
             lines.append(i18n.t("chooser.not_your_turn", locale))
@@ -421,7 +428,7 @@ class GameHost:
         if version != table.version:
             await self._restart_chooser(interaction, table, seat, locale, i18n.t("error.stale", locale))
             return
-        actions = table.engine.legal_actions(table.state, seat)
+        actions = _choices(table, seat)
         try:
             step = narrow(actions, decode_path(path_text)) if actions else None
         except PathError:
@@ -519,7 +526,7 @@ class GameHost:
             raise ServiceError("malformed_action") from None
         if version != table.version:
             raise ServiceError("stale_plain")
-        actions = table.engine.legal_actions(table.state, seat)
+        actions = _choices(table, seat)
         if not actions:
             raise IllegalAction("not_your_turn")
         if not 0 <= index < len(actions):
@@ -541,7 +548,7 @@ class GameHost:
         view_data = table.view(seat)
         typed = typed.casefold().strip()
         out = []
-        for index, action in enumerate(table.engine.legal_actions(table.state, seat)):
+        for index, action in enumerate(_choices(table, seat)):
             label = game.action_text(action, view_data, locale)[:100]
             if typed in label.casefold():
                 out.append((label, f"{table.version}:{index}"))
@@ -766,6 +773,14 @@ def parse_options(text: str | None, locale: str) -> dict[str, str]:
             raise Refusal(i18n.t("error.malformed_options", locale, text=part.strip()[:50]))
         options[name.strip().lower()] = value.strip()
     return options
+
+
+def _choices(table: Table, seat: int) -> list[Any]:
+    """What `seat` may do now: its legal actions, or when it is not its move, its side actions (e.g. taking
+    back a "ready")."""
+    if table.state is None:
+        return []
+    return table.engine.legal_actions(table.state, seat) or table.engine.side_actions(table.state, seat)
 
 
 def _hours_waiting(table: Table, now: Any) -> float:

@@ -50,41 +50,26 @@ def _is_expected(error: Exception) -> bool:
     return isinstance(error, IllegalAction | ServiceError | Refusal)
 
 
-class LobbyButton(discord.ui.DynamicItem[discord.ui.Button], template=r"lobby:(?P<action>[a-z]+):(?P<game>\d+)"):
-    def __init__(self, action: str, game_id: int, label: str = "", style=discord.ButtonStyle.secondary) -> None:
-        super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=f"lobby:{action}:{game_id}"))
-        self.action = action
-        self.game_id = game_id
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"(?P<scope>lobby|table):(?P<action>[a-z]+):(?P<game>\d+)"
+):
+    """A button about one game: in its lobby (join, leave, bot, start, abandon) or at its table (turn, hand)."""
+
+    def __init__(self, scope: str, action: str, game_id: int, label: str = "", style=discord.ButtonStyle.secondary):
+        custom_id = f"{scope}:{action}:{game_id}"
+        super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=custom_id))
+        self.scope, self.action, self.game_id = scope, action, game_id
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(match["action"], int(match["game"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, _host(interaction).lobby_action(interaction, self.action, self.game_id))
-
-
-class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=r"table:(?P<action>[a-z]+):(?P<game>\d+)"):
-    def __init__(self, action: str, game_id: int, label: str = "", style=discord.ButtonStyle.secondary) -> None:
-        super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=f"table:{action}:{game_id}"))
-        self.action = action
-        self.game_id = game_id
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(match["action"], int(match["game"]))
+        return cls(match["scope"], match["action"], int(match["game"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host = _host(interaction)
-
-        async def work() -> None:
-            table = await host.service.get(self.game_id)
-            if self.action == "hand":
-                await host.show_hand(interaction, table)
-            else:
-                await host.open_chooser(interaction, table)
-
-        await _run(interaction, work())
+        if self.scope == "lobby":
+            await _run(interaction, host.lobby_action(interaction, self.action, self.game_id))
+        else:
+            await _run(interaction, host.table_action(interaction, self.action, self.game_id))
 
 
 class ChoiceButton(
@@ -157,7 +142,7 @@ class UndoButton(
         await _run(interaction, host.answer_undo(interaction, self.game_id, self.version, self.answer == "yes"))
 
 
-DYNAMIC_ITEMS = (LobbyButton, TableButton, ChoiceButton, ChoiceSelect, UndoButton)
+DYNAMIC_ITEMS = (GameButton, ChoiceButton, ChoiceSelect, UndoButton)
 
 
 def undo_view(table: Table, locale: str) -> discord.ui.View:
@@ -169,25 +154,25 @@ def undo_view(table: Table, locale: str) -> discord.ui.View:
 
 def lobby_view(table: Table, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(LobbyButton("join", table.id, i18n.t("lobby.join", locale), discord.ButtonStyle.success))
-    view.add_item(LobbyButton("leave", table.id, i18n.t("lobby.leave", locale)))
-    view.add_item(LobbyButton("bot", table.id, i18n.t("lobby.add_bot", locale)))
-    view.add_item(LobbyButton("start", table.id, i18n.t("lobby.start", locale), discord.ButtonStyle.primary))
-    view.add_item(LobbyButton("abandon", table.id, i18n.t("lobby.abandon", locale), discord.ButtonStyle.danger))
+    view.add_item(GameButton("lobby", "join", table.id, i18n.t("lobby.join", locale), discord.ButtonStyle.success))
+    view.add_item(GameButton("lobby", "leave", table.id, i18n.t("lobby.leave", locale)))
+    view.add_item(GameButton("lobby", "bot", table.id, i18n.t("lobby.add_bot", locale)))
+    view.add_item(GameButton("lobby", "start", table.id, i18n.t("lobby.start", locale), discord.ButtonStyle.primary))
+    view.add_item(GameButton("lobby", "abandon", table.id, i18n.t("lobby.abandon", locale), discord.ButtonStyle.danger))
     return view
 
 
 def board_view(table: Table, locale: str, has_private: bool) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(TableButton("turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary))
+    view.add_item(GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary))
     if has_private:
-        view.add_item(TableButton("hand", table.id, i18n.t("game.my_hand", locale)))
+        view.add_item(GameButton("table", "hand", table.id, i18n.t("game.my_hand", locale)))
     return view
 
 
 def dm_view(table: Table, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(TableButton("turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary))
+    view.add_item(GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary))
     return view
 
 

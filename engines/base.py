@@ -132,6 +132,11 @@ class Engine(ABC):
 
         return Rng.from_seed(seed).choice(self.legal_actions(state, seat))
 
+    def side_actions(self, state: State, seat: int) -> list[Action]:
+        """Actions open to a seat that is not among those to act (e.g. taking back a "ready" in a simultaneous
+        phase). Empty for most games."""
+        return []
+
     def reaction_seats(self, state: State) -> list[int]:
         """Seats being offered a chance to react during someone else's turn (e.g. a spell to cast). The host
         answers for them with `pass_action` once a short window passes, so a game never waits forever."""
@@ -179,6 +184,9 @@ class Engine(ABC):
         if self.outcome(state) is not None:
             raise IllegalAction("game_over")
         if seat not in self.to_act(state):
+            if isinstance(action, dict) and action in self.side_actions(state, seat):
+                after = clone(state)
+                return after, self._apply(after, seat, action)
             raise IllegalAction("not_your_turn")
         if not isinstance(action, dict) or not self.is_legal(state, seat, action):
             raise self.explain_illegal(state, seat, action if isinstance(action, dict) else {})

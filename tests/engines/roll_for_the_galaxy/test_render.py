@@ -1,0 +1,50 @@
+"""The renderer draws table and screen images from views of a seeded mid-game state."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from engines.rng import Rng
+from engines.roll_for_the_galaxy import ENGINE
+from render.roll_for_the_galaxy import render_private, render_table
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def _mid_game(players: int, stop_stage: str, seed: int = 7):
+    """Built-in players play until the given stage of round 4 or later."""
+    state = ENGINE.new_game(players, {}, seed)
+    chooser = Rng.from_seed(seed)
+    while not (state["round"] >= 4 and state["stage"] == stop_stage):
+        seat = chooser.choice(ENGINE.to_act(state))
+        state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, chooser.next_u64() % 1000))
+        assert ENGINE.outcome(state) is None
+    return state
+
+
+@pytest.mark.parametrize(
+    ("players", "stage", "locale"),
+    [(4, "assign", "ko"), (5, "manage", "en"), (2, "explore", "es"), (3, "ship", "ko")],
+)
+def test_table_and_screen_render_as_png(players, stage, locale, artifacts_dir):
+    state = _mid_game(players, stage)
+    names = ["Ana", "민준", "Bea", "서연", "Chris"][:players]
+    started = time.perf_counter()
+    table = render_table(ENGINE.view(state, None), names, locale)
+    elapsed = time.perf_counter() - started
+    screen = render_private(ENGINE.view(state, 0), locale)
+    assert table.startswith(PNG) and screen.startswith(PNG)
+    assert len(table) < 1_500_000 and len(screen) < 1_500_000
+    assert render_private(ENGINE.view(state, None), locale) is None
+    (artifacts_dir / f"roll_for_the_galaxy-table-{players}p-{stage}.png").write_bytes(table)
+    (artifacts_dir / f"roll_for_the_galaxy-screen-{players}p-{stage}.png").write_bytes(screen)
+    assert elapsed < 2.0
+
+
+def test_private_screen_shows_the_roll_only_to_its_owner():
+    state = _mid_game(3, "assign")
+    assert ENGINE.view(state, 1)["seats"][0].get("dice") is None
+    assert ENGINE.view(state, 0)["seats"][0]["dice"]
+    assert render_private(ENGINE.view(state, 1), "en") != render_private(ENGINE.view(state, 0), "en")
