@@ -1380,7 +1380,7 @@ def t_moved_roll(state: State, t: Task, events: list[Event]) -> None:
 
 @prompt("route")
 def p_route(state: State, p: Prompt) -> list[Action]:
-    return [{"type": "move", "route": r["route"], "to": r["to"]} for r in p["options"]]
+    return [{"type": "move", "to": r["to"], "route": r["route"]} for r in p["options"]]  # destination first: what players pick by
 
 
 @prompt("route!")

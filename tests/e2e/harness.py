@@ -138,6 +138,8 @@ class Harness:
         while True:
             step = narrow(actions, path)
             if isinstance(step, Chosen):
+                if not path:  # the only thing to do: one button that does it
+                    await self.click(user, picker, f"mv:{table.id}:{table.version}:")
                 break
             assert isinstance(step, Prompt)
             value = action.get(step.key)

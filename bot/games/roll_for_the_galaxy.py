@@ -1,0 +1,428 @@
+"""Words and pictures for Roll for the Galaxy.
+
+Tile, faction and home-world names come from the engine's data (English and Korean; Spanish readers see the
+English names, as the data has no Spanish ones). Dice, phases, places and powers are worded here.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import GamePresenter
+from engines.base import Action, Event, View
+from engines.roll_for_the_galaxy import data as D
+from render import roll_for_the_galaxy as rftg_render
+
+# Keys whose value is a die colour, and keys whose value is a phase.
+DIE_KEYS = frozenset({"color", "color2", "shipper"})
+PHASE_KEYS = frozenset({"phase", "to", "from"})
+
+
+class RollForTheGalaxyPresenter(GamePresenter):
+    engine_name = "roll_for_the_galaxy"
+    render_table_fn = rftg_render.render_table
+    render_private_fn = rftg_render.render_private
+
+    # --- names of things ------------------------------------------------------------------------------------
+
+    def side_name(self, side_id: str, locale: str) -> str:
+        names = D.side(side_id)["name"]
+        return names.get(locale[:2], names["en"])
+
+    def die_name(self, color: str, locale: str) -> str:
+        return self.t(f"die.{color}", locale)
+
+    def dice_list(self, colors: list[str], locale: str) -> str:
+        return self.t("list_sep", locale).join(self.die_name(c, locale) for c in colors)
+
+    def phase_name(self, phase: str | None, locale: str) -> str:
+        if phase is None or phase == "unassigned":
+            return self.t("from.unassigned", locale)
+        return self.t(f"phase.{phase}", locale)
+
+    def stage_name(self, stage: str, locale: str) -> str:
+        return self.t(f"stage.{stage}", locale)
+
+    def world_color(self, color: str, locale: str) -> str:
+        return self.t(f"world_color.{color}", locale)
+
+    def tile_both(self, tile: str, locale: str) -> str:
+        """A tile not yet placed: both of its faces."""
+        sides = D.TILE_SIDES[tile]
+        return self.t(
+            "tile_both",
+            locale,
+            dev=self.side_name(sides["development"], locale),
+            world=self.side_name(sides["world"], locale),
+        )
+
+    def tile_label(self, tile: str, view: View | None, locale: str) -> str:
+        """A tile as its owner sees it: the face it shows in a construction stack, else both faces."""
+        me = _my_seat(view)
+        if me is not None:
+            for key, kind in (("dev_stack", "development"), ("world_stack", "world")):
+                if tile in me.get(key, []):
+                    return self.t(
+                        f"tile_in.{kind}", locale, name=self.side_name(D.TILE_SIDES[tile][kind], locale)
+                    )
+        return self.tile_both(tile, locale)
+
+    def where_name(self, where: str, locale: str) -> str:
+        if where.startswith("good:"):
+            return self.t("where.good", locale, world=self.side_name(where[5:], locale))
+        if where.startswith("row:"):
+            return self.t("where.row", locale, phase=self.phase_name(where[4:], locale))
+        return self.t(f"where.{where}", locale)
+
+    def reason_name(self, reason: str, locale: str) -> str:
+        if reason in D.SIDES:
+            return self.side_name(reason, locale)
+        return self.t(f"reason.{reason}", locale)
+
+    # --- choosing actions -----------------------------------------------------------------------------------
+
+    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        if key == "type":
+            return self.t(f"type.{value}", locale)
+        if key in DIE_KEYS:
+            return self.t("die_label", locale, die=self.die_name(value, locale))
+        if key in PHASE_KEYS:
+            return self.phase_name(value, locale)
+        if key == "good":
+            return self.t("good_label", locale, die=self.die_name(value, locale))
+        if key == "development":
+            return self.start_label(value, view, locale)
+        if key == "power":
+            return self.t("dictate", locale) if value == "dictate" else self.side_name(value, locale)
+        if key == "tile":
+            return self.tile_label(value, view, locale)
+        if key == "side":
+            if "tile" in chosen:
+                name = self.side_name(D.TILE_SIDES[chosen["tile"]][value], locale)
+                return self.t(f"as.{value}", locale, name=name)
+            return self.t(f"kind.{value}", locale)
+        if key == "position":
+            return self.t(f"position.{value}", locale)
+        if key == "where":
+            return self.where_name(value, locale)
+        if key == "world":
+            return self.side_name(value, locale)
+        if key == "buy_vp":
+            return self.t(f"buy_vp.{'yes' if value else 'no'}", locale)
+        return super().value_label(key, value, chosen, view, locale)
+
+    def start_label(self, tile: str, view: View | None, locale: str) -> str:
+        dev = self.side_name(D.TILE_SIDES[tile]["development"], locale)
+        me = _my_seat(view)
+        others = [t for t in (me or {}).get("start_tiles", []) if t != tile]
+        if not others:
+            return self.t("start_dev_only", locale, dev=dev)
+        world = self.side_name(D.TILE_SIDES[others[0]]["world"], locale)
+        return self.t("start_pair", locale, dev=dev, world=world)
+
+    def action_text(self, action: Action, view: View, locale: str) -> str:
+        kind = action["type"]
+        params = {k: self.value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
+        if kind == "reassign":
+            if action["power"] == "dictate":
+                return self.t("action.reassign_dictate", locale, **params)
+            if "color2" in action:
+                return self.t("action.reassign_pair", locale, **params)
+        if kind == "trade" and "buy_vp" in action:
+            return self.t("action.trade_buy" if action["buy_vp"] else "action.trade", locale, **params)
+        if kind in ("place_tile", "move_tile"):
+            params["tile"] = self.tile_label(action["tile"], view, locale)
+            params["side"] = self.t(f"stack.{action['side']}", locale)
+        if self.has(f"action.{kind}"):
+            return self.t(f"action.{kind}", locale, **params)
+        return " · ".join([self.t(f"type.{kind}", locale), *params.values()])
+
+    # --- telling what happened ------------------------------------------------------------------------------
+
+    def event_params(
+        self, event: Event, params: dict[str, Any], names: list[str], view: View, locale: str
+    ) -> dict[str, Any]:
+        kind = event["type"]
+        if "color" in event:
+            params["color"] = self.die_name(event["color"], locale)
+        for key in ("good", "shipper"):
+            if key in event:
+                params[key] = self.die_name(event[key], locale)
+        if "world" in event:
+            params["world"] = self.side_name(event["world"], locale)
+        if "where" in event:
+            params["where"] = self.where_name(event["where"], locale)
+        if "reason" in event:
+            params["reason"] = self.reason_name(event["reason"], locale)
+        if "phase" in event:
+            params["phase"] = self.stage_name(event["phase"], locale)
+        if kind == "StartTilesPlaced":
+            params["development"] = self.side_name(D.TILE_SIDES[event["development"]]["development"], locale)
+        if kind in ("TileDiscarded", "TileReturned", "TilePlaced", "TileMoved"):
+            params["tile"] = self.tile_both(event["tile"], locale)
+        if kind in ("TilePlaced", "TileMoved"):
+            params["side"] = self.t(f"stack.{event['side']}", locale)
+            params["position"] = self.t(f"position.{event['position']}", locale)
+        if kind == "TilesDrawn":
+            tiles = [self.tile_both(t, locale) for t in event["tiles"]]
+            params["tiles"] = self.t("list_sep", locale).join(tiles) or self.t("nothing", locale)
+        if kind == "TileCompleted":
+            params["name"] = self.side_name(event["side"], locale)
+            params["kind"] = self.t(f"kind.{event['kind']}", locale)
+            params["to_cup"] = self.dice_list(event["to_cup"], locale) if event["to_cup"] else ""
+        if kind == "DiceGained":
+            params["to"] = self.t(f"where.{event['to']}", locale)
+        if kind == "DiceRolled":
+            faces = [
+                self.t("face", locale, die=self.die_name(c, locale), face=self.t(f"face.{f}", locale))
+                for c, f in event["faces"]
+            ]
+            params["faces"] = self.t("list_sep", locale).join(faces) or self.t("nothing", locale)
+        if kind == "AssignmentChanged":
+            params["action"] = self.action_text(event["action"], view, locale)
+        if kind == "AssignmentsRevealed":
+            params["phases"] = self.phase_list(event["phases"], locale)
+            chosen = [
+                self.t("chose", locale, player=names[s], phase=self.phase_name(r["chosen"], locale))
+                for s, r in enumerate(event["seats"])
+                if r["chosen"]
+            ]
+            params["choices"] = self.t("list_sep", locale).join(chosen) or self.t("nothing", locale)
+            params["extra_die"] = self.phase_name(event["extra_die"], locale) if event["extra_die"] else ""
+        if kind == "TileShortage":
+            params["scout"] = names[event["scout"]]
+            params["waiting"] = self.t("list_sep", locale).join(names[s] for s in event["waiting"]) or self.t(
+                "nobody", locale
+            )
+        if kind == "GameEnded":
+            reasons = []
+            if event["vp_pool_empty"]:
+                reasons.append(self.t("end.vp_pool", locale))
+            if event["full_tableaus"]:
+                who = self.t("list_sep", locale).join(names[s] for s in event["full_tableaus"])
+                reasons.append(self.t("end.tableau", locale, players=who))
+            if not reasons:
+                reasons.append(self.t("end.stalled", locale))
+            params["why"] = self.t("list_sep", locale).join(reasons)
+            params["scores"] = self.t("list_sep", locale).join(
+                f"{names[s]} {score}" for s, score in enumerate(event["scores"])
+            )
+        return params
+
+    def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
+        # A few events read differently depending on their contents; the rest use event.<type>.
+        kind = event["type"]
+        variant = None
+        if kind == "TileCompleted" and event["to_cup"]:
+            variant = "TileCompleted_cup"
+        elif kind == "AssignmentsRevealed" and event["extra_die"]:
+            variant = "AssignmentsRevealed_extra"
+        elif (
+            kind in ("TilesDiscarded", "TilesScouted", "DiceGained", "TilesReturned") and event["count"] == 1
+        ):
+            variant = f"{kind}_one"
+        if variant is None:
+            return super().event_text(event, names, view, locale)
+        params = {k: v for k, v in event.items() if k not in ("type", "private")}
+        if "seat" in params:
+            params["player"] = names[params["seat"]]
+        return self.t(f"event.{variant}", locale, **self.event_params(event, params, names, view, locale))
+
+    def phase_list(self, phases: list[str], locale: str) -> str:
+        return self.t("list_sep", locale).join(self.phase_name(p, locale) for p in phases) or self.t(
+            "no_phases", locale
+        )
+
+    def error_text(self, code: str, params: dict[str, Any], locale: str) -> str:
+        shown = dict(params)
+        if "power" in shown:
+            power = shown["power"]
+            shown["power"] = (
+                self.t("dictate", locale)
+                if power == "dictate" or power not in D.SIDES
+                else self.side_name(power, locale)
+            )
+        if "stage" in shown:
+            shown["stage"] = (
+                self.stage_name(str(shown["stage"]), locale) if self.has(f"stage.{shown['stage']}") else ""
+            )
+        if "action" in shown:
+            shown["action"] = (
+                self.t(f"type.{shown['action']}", locale) if self.has(f"type.{shown['action']}") else ""
+            )
+        if "tile" in shown:
+            shown["tile"] = self.tile_both(shown["tile"], locale) if shown["tile"] in D.TILE_SIDES else ""
+        if "color" in shown:
+            shown["color"] = (
+                self.die_name(shown["color"], locale) if self.has(f"die.{shown['color']}") else ""
+            )
+        return super().error_text(code, shown, locale)
+
+    def status_text(self, view: View, names: list[str], locale: str) -> str:
+        stage = view["stage"]
+        if stage == "over":
+            return self.t("status.over", locale)
+        waiting = self.t("list_sep", locale).join(names[s] for s in view["to_act"] if s < len(names))
+        if stage == "setup":
+            return self.t("status.setup", locale, waiting=waiting)
+        if view.get("shortage"):
+            return self.t("status.shortage", locale, round=view["round"], waiting=waiting)
+        if stage == "assign":
+            return self.t("status.assign", locale, round=view["round"], waiting=waiting)
+        return self.t(
+            "status.phase",
+            locale,
+            round=view["round"],
+            stage=self.stage_name(stage, locale),
+            phases=self.phase_list(view["phases"], locale),
+            waiting=waiting,
+        )
+
+    # --- card lookup for /rules -----------------------------------------------------------------------------
+
+    def cards(self, locale: str) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for tile in D.TILES:
+            for kind, other in (("development", "world"), ("world", "development")):
+                side_id = tile[kind]["id"]
+                text = self.side_text(side_id, locale)
+                back = self.t("other_side", locale, name=self.side_name(tile[other]["id"], locale))
+                out.append((self.side_name(side_id, locale), f"{text} {back}"))
+        for faction in D.FACTIONS:
+            for half in faction["halves"]:
+                head = self.t("faction_half", locale, number=faction["number"])
+                out.append(
+                    (self.side_name(half["id"], locale), f"{head} {self.side_text(half['id'], locale)}")
+                )
+        for home in D.HOME_WORLDS:
+            out.append(
+                (
+                    self.side_name(home["id"], locale),
+                    f"{self.t('home_world', locale)} {self.side_text(home['id'], locale)}",
+                )
+            )
+        return out
+
+    def side_text(self, side_id: str, locale: str) -> str:
+        data = D.side(side_id)
+        if data["kind"] == "development":
+            head = self.t("card.development", locale, cost=data["cost"])
+        else:
+            head = self.t(
+                "card.world", locale, cost=data["cost"], color=self.world_color(data["color"], locale)
+            )
+        parts = [head]
+        parts += [self.power_text(p, locale) for p in data.get("powers", [])]
+        effects = data.get("on_complete" if data["kind"] == "development" else "on_place", [])
+        if effects:
+            lead = self.t(f"card.on_{data['kind']}", locale)
+            parts.append(lead + " " + " ".join(self.effect_text(e, locale) for e in effects))
+        if not data.get("powers") and not effects:
+            parts.append(self.t("card.no_power", locale))
+        return " ".join(parts)
+
+    def colors_text(self, colors: list[str], locale: str, worlds: bool = False) -> str:
+        name = self.world_color if worlds else self.die_name
+        return self.t("or_sep", locale).join(name(c, locale) for c in colors)
+
+    def power_text(self, power: dict[str, Any], locale: str) -> str:
+        effect = power["effect"]
+        when = power["when"]
+        p: dict[str, Any] = {k: v for k, v in power.items() if k not in ("when", "effect")}
+        p["phase"] = self.phase_name(when, locale) if when in D.PHASES else ""
+        if effect == "extra_workers":
+            p["colors"] = self.t("and_sep", locale).join(self.die_name(c, locale) for c in power["colors"])
+        elif "colors" in power:
+            p["colors"] = self.colors_text(power["colors"], locale, worlds=True)
+        if "world_colors" in power:
+            p["world_colors"] = self.colors_text(power["world_colors"], locale, worlds=True)
+        if "good_colors" in power:
+            p["good_colors"] = self.colors_text(power["good_colors"], locale)
+        if "color" in power:
+            p["color"] = self.die_name(power["color"], locale)
+        if effect == "reassign":
+            return self.reassign_text(power, locale)
+        if effect == "cost_reduction":
+            target = power["target"]
+            key = "world_colors" if target == "world" and "colors" in power else target
+            return self.t(f"power.cost_reduction.{key}", locale, **p)
+        if effect == "credits_per_completion":
+            key = "/".join(power["kinds"])
+            text = self.t(
+                "power.credits_per_completion",
+                locale,
+                kinds=self.t(f"kinds.{key}", locale),
+                **_drop(p, "kinds"),
+            )
+            if power.get("bonus"):
+                text += " " + self.t(
+                    "power.completion_bonus",
+                    locale,
+                    bonus=power["bonus"],
+                    colors=self.colors_text(power["bonus_colors"], locale, worlds=True),
+                )
+            return text
+        if effect == "workers_to_cup":
+            kind = "development" if when == "develop" else "world"
+            key = "color" if "color" in power else "max"
+            return self.t(
+                f"power.workers_to_cup.{key}", locale, kind=self.t(f"kind.{kind}", locale), **_drop(p, "kind")
+            )
+        if effect == "vp_fraction":
+            of = power["of"]
+            key = "world_cost_colors" if of == "world_cost" and "colors" in power else of
+            return self.t(f"power.vp_fraction.{key}", locale, **p)
+        if effect == "vp_per":
+            what = power["what"]
+            key = "worlds_colors" if what == "worlds" and "colors" in power else what
+            return self.t(f"power.vp_per.{key}", locale, **p)
+        if effect in ("consume_bonus", "trade_bonus"):
+            where = "colors" if "world_colors" in power else "any"
+            gains = []
+            if power.get("vp"):
+                gains.append(self.t("gain.vp", locale, n=power["vp"]))
+            if power.get("credits"):
+                gains.append(self.t("gain.credits", locale, n=power["credits"]))
+            p["gains"] = self.t("and_sep", locale).join(gains)
+            return self.t(f"power.{effect}.{where}", locale, **p)
+        if effect == "credits_per_good":
+            key = "good_colors" if "good_colors" in power else "world_colors"
+            return self.t(f"power.credits_per_good.{key}", locale, **p)
+        return self.t(f"power.{effect}", locale, **p)
+
+    def reassign_text(self, power: dict[str, Any], locale: str) -> str:
+        dice = self.t(f"dice.{power['dice']}", locale)
+        source = (
+            self.t("any_phase", locale) if power["from"] == "any" else self.phase_name(power["from"], locale)
+        )
+        if power["to"] == "any":
+            target = self.t("any_phase", locale)
+        else:
+            target = self.t("or_sep", locale).join(self.phase_name(ph, locale) for ph in power["to"])
+        key = "power.reassign.exact" if power.get("exact") else "power.reassign"
+        text = self.t(key, locale, max=power["max"], dice=dice, source=source, target=target)
+        if power.get("same_target") and not power.get("exact"):
+            text += " " + self.t("power.reassign.same_target", locale)
+        if power.get("condition") == "most_blue_worlds":
+            text += " " + self.t("power.reassign.most_blue", locale)
+        return text
+
+    def effect_text(self, effect: dict[str, Any], locale: str) -> str:
+        kind = effect["effect"]
+        p = {k: v for k, v in effect.items() if k != "effect"}
+        if "color" in effect:
+            p["color"] = self.die_name(effect["color"], locale)
+        if kind == "gain_die":
+            p["to"] = self.t(f"where.{effect['to']}", locale)
+            return self.t("effect.gain_die" if effect["count"] == 1 else "effect.gain_dice", locale, **p)
+        return self.t(f"effect.{kind}", locale, **p)
+
+
+def _my_seat(view: View | None) -> dict[str, Any] | None:
+    if not view or view.get("viewer") is None:
+        return None
+    return view["seats"][view["viewer"]]
+
+
+def _drop(params: dict[str, Any], *keys: str) -> dict[str, Any]:
+    return {k: v for k, v in params.items() if k not in keys}

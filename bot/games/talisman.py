@@ -1,0 +1,555 @@
+"""Words and pictures for Talisman.
+
+Card, space and character names come from the engine's data (English and Korean); Spanish names, and all
+else the bot says about the game, live in talisman.json. Cards in actions are instance ids ("uid"s); the view
+tells which card each one is (on the board or carried by a character).
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from typing import Any
+
+from bot import i18n
+from bot.games.base import GamePresenter
+from engines.base import Action, Event, View
+from engines.talisman.data import (
+    ADVENTURE,
+    CHARACTERS,
+    COMMAND,
+    PURCHASE,
+    SPACES,
+    SPELLS,
+    TALISMAN,
+    TOAD,
+)
+from render import talisman as talisman_render
+
+SPACE_KINDS = {space["kind"]: space for space in SPACES}
+BUTTON_LIMIT = 80
+
+
+def _fields(text: str) -> set[str]:
+    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+
+# Korean particles depend on whether the word before them ends in a consonant; texts write both ("을(를)") and
+# the right one is kept once the word is known.
+_JOSA = re.compile(r"(을\(를\)|이\(가\)|은\(는\)|와\(과\)|\(으\)로)")
+_PAIRS = {
+    "을(를)": ("을", "를"),
+    "이(가)": ("이", "가"),
+    "은(는)": ("은", "는"),
+    "와(과)": ("과", "와"),
+    "(으)로": ("으로", "로"),
+}
+_DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8, "8": 8, "9": 0}
+
+
+def _final(text: str) -> int | None:
+    """The final consonant of the word just before a particle (0: none); None when it can't be told."""
+    i = len(text) - 1
+    if i >= 0 and text[i] == ")":  # skip a trailing "(13)" and read the word before it
+        start = text.rfind("(", 0, i)
+        i = start - 1 if start > 0 else i
+    if i < 0:
+        return None
+    ch = text[i]
+    if "가" <= ch <= "힣":
+        return (ord(ch) - 0xAC00) % 28
+    return _DIGIT_FINAL.get(ch)
+
+
+def korean_particles(text: str) -> str:
+    out: list[str] = []
+    pos = 0
+    for match in _JOSA.finditer(text):
+        out.append(text[pos : match.start()])
+        final = _final("".join(out))
+        particle = match.group(0)
+        if final is None:
+            out.append(particle)
+        elif particle == "(으)로":
+            out.append("로" if final in (0, 8) else "으로")
+        else:
+            with_final, without = _PAIRS[particle]
+            out.append(with_final if final else without)
+        pos = match.end()
+    out.append(text[pos:])
+    return "".join(out)
+
+
+def _short(text: str, limit: int = BUTTON_LIMIT) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class TalismanPresenter(GamePresenter):
+    engine_name = "talisman"
+    render_table_fn = talisman_render.render_table
+    render_private_fn = talisman_render.render_private
+
+    def t(self, key: str, locale: str, **params: Any) -> str:
+        text = super().t(key, locale, **params)
+        return korean_particles(text) if i18n.norm(locale) == "ko" else text
+
+    # --- names of things ------------------------------------------------------------------------------------
+
+    def _data_name(self, entry: dict[str, Any], key: str, locale: str) -> str:
+        if self.has(f"name.{key}") and locale == "es":
+            return self.t(f"name.{key}", locale)
+        names = entry.get("name", {})
+        return names.get(locale) or names.get("en") or key
+
+    def thing_name(self, code: str | None, locale: str) -> str:
+        """The name of a card, spell, character, space kind or other source, in the reader's language."""
+        if code is None or code == "":
+            return self.t("nothing", locale)
+        code = str(code)
+        for table in (ADVENTURE, PURCHASE, SPELLS, CHARACTERS):
+            if code in table:
+                return self._data_name(table[code], code, locale)
+        if code == TALISMAN["id"]:
+            return self._data_name(TALISMAN, code, locale)
+        if code == COMMAND["id"]:
+            return self._data_name(COMMAND, code, locale)
+        if code == TOAD["id"]:
+            return self._data_name(TOAD, code, locale)
+        if code in SPACE_KINDS:
+            return self._data_name(SPACE_KINDS[code], f"space.{code}", locale)
+        if self.has(f"thing.{code}"):
+            return self.t(f"thing.{code}", locale)
+        return self.t("something", locale)
+
+    def space_name(self, index: int, locale: str) -> str:
+        if not isinstance(index, int) or not 0 <= index < len(SPACES):
+            return self.t("nothing", locale)
+        space = SPACES[index]
+        return self.t(
+            "space", locale, name=self._data_name(space, f"space.{space['kind']}", locale), number=index + 1
+        )
+
+    def seat_name(self, seat: int, view: View, locale: str) -> str:
+        """A seat without the players' names (the picker has only the view): its character and number."""
+        chars = view.get("chars") or []
+        ch = chars[seat] if isinstance(seat, int) and 0 <= seat < len(chars) else None
+        who = self.thing_name(ch["id"], locale) if ch else self.t("nobody", locale)
+        return self.t("seat", locale, character=who, number=seat + 1)
+
+    def card_of_uid(self, uid: Any, view: View) -> str | None:
+        for ch in view.get("chars") or []:
+            if ch:
+                for card in ch["items"] + ch["followers"]:
+                    if card["uid"] == uid:
+                        return card["card"]
+        for cards in (view.get("board") or {}).values():
+            for card in cards:
+                if card["uid"] == uid:
+                    return card["card"]
+        return None
+
+    def card_label(self, uid: Any, view: View, locale: str) -> str:
+        card = self.card_of_uid(uid, view)
+        if card is None:
+            return self.t("hidden_card", locale, number=uid)
+        return self.thing_name(card, locale)
+
+    def quest_text(self, quest: str, locale: str) -> str:
+        if quest.startswith("deliver_gold_"):
+            return self.t("quest.deliver_gold", locale, n=quest.rsplit("_", 1)[1])
+        return self.t(f"quest.{quest}", locale) if self.has(f"quest.{quest}") else self.t("something", locale)
+
+    def dice_text(self, dice: Any) -> str:
+        if isinstance(dice, list):
+            return ", ".join(str(d) for d in dice)
+        return str(dice)
+
+    # --- choosing actions -----------------------------------------------------------------------------------
+
+    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        return _short(self._value_label(key, value, chosen, view, locale))
+
+    def _value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        if key == "type":
+            return self.t(f"type.{value}", locale)
+        if key == "card":
+            return self.card_label(value, view, locale)
+        if key in ("spell", "item", "character"):
+            return self.thing_name(value, locale)
+        if key in ("space", "to"):
+            return self.space_name(value, locale)
+        if key in ("target", "seat"):
+            return self.seat_name(value, view, locale)
+        if key == "route":
+            return self.route_text(value, locale)
+        if key == "die":
+            dice = (view.get("prompt") or {}).get("dice") or []
+            shown = dice[value] if isinstance(value, int) and value < len(dice) else "?"
+            return self.t("die", locale, number=value + 1, value=shown)
+        if key in ("stat", "mode", "option", "region", "who"):
+            return self.t(f"{key}.{value}", locale)
+        return self.t("something", locale)
+
+    def route_text(self, route: str, locale: str) -> str:
+        parts = [self.t(f"route.{part}", locale) for part in route.split("-")]
+        return " → ".join(parts)
+
+    def action_text(self, action: Action, view: View, locale: str) -> str:
+        params = {k: self._value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
+        key = f"action.{action['type']}"
+        if self.has(key):
+            return _short(self.t(key, locale, **params), 100)
+        return _short(" · ".join([self.t(f"type.{action['type']}", locale), *params.values()]), 100)
+
+    # --- telling what happened ------------------------------------------------------------------------------
+
+    def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
+        base = f"event.{event['type']}"
+        variant = self._variant(event)
+        params = {k: v for k, v in event.items() if k not in ("type", "private")}
+        if "seat" in params:
+            params["player"] = self._player(params["seat"], names)
+        params = self.event_params(event, params, names, view, locale)
+        # The most specific text whose blanks this event fills: events of one type carry different fields.
+        for key in ([f"{base}.{variant}"] if variant else []) + [base, f"{base}.plain"]:
+            if self.has(key) and _fields(self.t(key, "en")) <= set(params):
+                return self.t(key, locale, **params)
+        return None
+
+    def _variant(self, event: Event) -> str | None:
+        kind = event["type"]
+        if kind == "ArmourRolled":
+            return "saved" if event.get("saved") else "failed"
+        if kind == "CommandSpellResolved":
+            return "hit" if event.get("hit") else "miss"
+        if kind == "CharacterDied":
+            return "final" if event.get("final") else "replaced"
+        if kind == "BattleResolved":
+            return "psychic" if event.get("psychic") else "physical"
+        if kind == "StatChanged":
+            return "up" if event.get("by", 0) >= 0 else "down"
+        if kind == "Evaded":
+            if "foe" in event:
+                return "foe"
+            if "from" in event:
+                return "character"
+            return "event"
+        if kind == "FollowerLost":
+            return "die" if "die" in event else "plain"
+        if kind == "SpellCast":
+            if "target" in event:
+                return "target"
+            if "space" in event:
+                return "space"
+            return "plain"
+        if kind == "FoeRolled":
+            return "none" if event.get("die") == 0 else None
+        if kind == "GameEnded":
+            return str(event.get("reason"))
+        return None
+
+    def _player(self, seat: Any, names: list[str]) -> str:
+        return names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "?"
+
+    def event_params(
+        self, event: Event, params: dict[str, Any], names: list[str], view: View, locale: str
+    ) -> dict[str, Any]:
+        kind = event["type"]
+        for field in ("target", "by", "attacker", "defender", "loser", "victim"):
+            if field in params and not (field == "by" and kind == "StatChanged"):
+                params[field] = self._player(params[field], names)
+        if "from" in params:
+            if kind in ("Moved",):
+                params["from"] = self.space_name(params["from"], locale)
+            else:
+                params["from"] = self._player(params["from"], names)
+        for field in ("space", "to"):
+            if field in params:
+                params[field] = self.space_name(params[field], locale)
+        for field in ("foe", "character", "spell", "source"):
+            if field in params:
+                params[field] = self.thing_name(params[field], locale)
+        if "quest" in params:
+            params["quest"] = self.quest_text(params["quest"], locale)
+        if "card" in params:
+            params["card"] = (
+                self.card_label(params["card"], view, locale)
+                if isinstance(params["card"], int)
+                else self.thing_name(params["card"], locale)
+            )
+        if "cards" in params:
+            params["cards"] = ", ".join(self.thing_name(c, locale) for c in params["cards"]) or self.t(
+                "nothing", locale
+            )
+        if "spells" in params:
+            params["spells"] = ", ".join(self.thing_name(s, locale) for s in params["spells"]) or self.t(
+                "nothing", locale
+            )
+        for field in ("dice", "death", "attacker_dice", "defender_dice"):
+            if field in params:
+                params[field] = self.dice_text(params[field])
+        for field in ("reason", "how"):
+            if field in params:
+                key = f"{field}.{params[field]}"
+                params[field] = self.t(key, locale) if self.has(key) else self.t("something", locale)
+        for field in ("stat", "kind"):
+            if field in params:
+                params[field] = self.t(f"stat.{params[field]}", locale)
+        if "alignment" in params:
+            params["alignment"] = self.t(f"alignment.{params['alignment']}", locale)
+        if kind == "StatChanged":
+            params["by"] = abs(event["by"])
+        if "winners" in params:
+            params["winners"] = ", ".join(self._player(s, names) for s in params["winners"])
+        return params
+
+    def error_text(self, code: str, params: dict[str, Any], locale: str) -> str:
+        if self.has(f"error.{code}"):
+            shown = dict(params)
+            if "spell" in shown:
+                shown["spell"] = self.thing_name(shown["spell"], locale)
+            if code == "action_not_expected":
+                shown["action"] = (
+                    self.t(f"type.{shown['action']}", locale)
+                    if self.has(f"type.{shown.get('action')}")
+                    else "?"
+                )
+                expected = [e for e in str(shown.get("expected", "")).split(",") if e]
+                shown["expected"] = ", ".join(
+                    self.t(f"type.{e}", locale) for e in expected if self.has(f"type.{e}")
+                ) or self.t("nothing", locale)
+                shown["prompt"] = (
+                    self.t(f"step.{shown.get('prompt')}", locale)
+                    if self.has(f"step.{shown.get('prompt')}")
+                    else ""
+                )
+            return self.t(f"error.{code}", locale, **shown)
+        return super().error_text(code, params, locale)
+
+    def status_text(self, view: View, names: list[str], locale: str) -> str:
+        result = view.get("result")
+        if result:
+            winners = ", ".join(self._player(s, names) for s in result["winners"])
+            return self.t(f"end.{result['reason']}", locale, winners=winners)
+        if view.get("phase") == "setup":
+            return self.t("step.setup", locale)
+        prompt = view.get("prompt")
+        if not prompt:
+            return ""
+        step_key = f"step.{prompt['kind']}"
+        step = self.t(step_key, locale) if self.has(step_key) else self.t("step.other", locale)
+        turn = self.t("turn_of", locale, player=self._player(view["seat"], names), round=view["round"])
+        return f"{turn} — {self._player(prompt['seat'], names)}: {step}"
+
+    # --- card lookup for /rules -----------------------------------------------------------------------------
+
+    def cards(self, locale: str) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for cid, ch in CHARACTERS.items():
+            text = self.t(
+                "card.character",
+                locale,
+                strength=ch["strength"],
+                craft=ch["craft"],
+                life=ch["life"],
+                fate=ch["fate"],
+                gold=ch["gold"],
+                alignment=self.t(f"alignment.{ch['alignment']}", locale),
+                start=self.space_name(ch["start"], locale),
+            )
+            out.append((self.thing_name(cid, locale), self._with_text([text], f"text.{cid}", ch, locale)))
+        for sid, spell in SPELLS.items():
+            text = self.t("card.spell", locale, count=spell["count"])
+            out.append(
+                (self.thing_name(sid, locale), self._with_text([text], f"text.spell.{sid}", spell, locale))
+            )
+        out.append(
+            (
+                self.thing_name(COMMAND["id"], locale),
+                self._with_text([], "text.command", COMMAND, locale, "eased"),
+            )
+        )
+        for aid, card in ADVENTURE.items():
+            kind = self.t(f"kind.{card['type']}", locale)
+            facts = [self.t("card.adventure", locale, kind=kind, number=card["number"], count=card["count"])]
+            if "strength" in card and not card.get("mirror"):
+                facts.append(self.t("card.strength", locale, n=card["strength"]))
+            if "craft" in card:
+                facts.append(self.t("card.craft", locale, n=card["craft"]))
+            lines = [" · ".join(facts), *self._card_details(card, locale)]
+            out.append((self.thing_name(aid, locale), self._with_text(lines, f"text.{aid}", card, locale)))
+        for pid, item in PURCHASE.items():
+            if pid in ADVENTURE:
+                continue  # the shop's copies are the same cards as the Adventure deck's
+            facts = self.t(
+                "card.purchase", locale, kind=self.t(f"kind.{item['kind']}", locale), count=item["count"]
+            )
+            out.append((self.thing_name(pid, locale), self._with_text([facts], f"text.{pid}", item, locale)))
+        for kind, space in SPACE_KINDS.items():
+            regions = list(dict.fromkeys(s["region"] for s in SPACES if s["kind"] == kind))
+            region = ", ".join(self.t(f"region.{r}", locale) for r in regions)
+            numbers = ", ".join(str(s["index"] + 1) for s in SPACES if s["kind"] == kind)
+            lines = [
+                self.t("card.space", locale, region=region, numbers=numbers),
+                *self._card_details(space, locale),
+            ]
+            name = self.thing_name(kind, locale)
+            if any(name == existing for existing, _ in out):
+                name = self.t("space_card", locale, name=name)
+            out.append((name, self._with_text(lines, f"text.space.{kind}", space, locale)))
+        return out
+
+    def _with_text(
+        self, lines: list[str], key: str, entry: dict[str, Any], locale: str, flag: str = ""
+    ) -> str:
+        parts = [line for line in lines if line]
+        if self.has(key):
+            parts.append(self.t(key, locale))
+        if entry.get("provisional") or (flag and entry.get(f"{flag}_provisional")):
+            parts.append(self.t("provisional", locale))
+        return "\n".join(parts)
+
+    # --- card texts from the engine's effect vocabulary -----------------------------------------------------
+
+    def _card_details(self, entry: dict[str, Any], locale: str) -> list[str]:
+        """What a card or space does, worded from its data: effects, lasting powers and extras."""
+        lines: list[str] = []
+        extras = []
+        if entry.get("subtype"):
+            extras.append(self.t("extra.subtype", locale, v=self.t(f"subtype.{entry['subtype']}", locale)))
+        for key in ("gold", "bribe", "pool", "draw"):
+            if key in entry:
+                extras.append(self.t(f"extra.{key}", locale, v=entry[key]))
+        if entry.get("mirror"):
+            extras.append(self.t("extra.mirror", locale, v=""))
+        if entry.get("no_trophy"):
+            extras.append(self.t("extra.no_trophy", locale, v=""))
+        if entry.get("kill_reward"):
+            extras.append(
+                self.t("extra.kill_reward", locale, v=self.effects_text(entry["kill_reward"], locale))
+            )
+        if entry.get("after") and self.has(f"extra.after_{entry['after']}"):
+            extras.append(self.t(f"extra.after_{entry['after']}", locale, v=""))
+        if isinstance(entry.get("sentinel"), dict):
+            extras.append(self.t("extra.sentinel", locale, v=entry["sentinel"].get("strength", "?")))
+        if isinstance(entry.get("portal"), dict):
+            extras.append(self.t("extra.portal", locale, v=entry["portal"].get("dice", 2)))
+        if extras:
+            lines.append(" · ".join(extras))
+        if entry.get("effects"):
+            lines.append(self._sentence(self.effects_text(entry["effects"], locale)))
+        if entry.get("services"):
+            services = [self._service_text(svc, locale) for svc in entry["services"]]
+            lines.append(self.t("extra.services", locale, v="; ".join(x for x in services if x)))
+        powers = [self._passive_text(key, value, locale) for key, value in entry.get("passive", {}).items()]
+        powers = [p for p in powers if p]
+        if powers:
+            lines.append(self._sentence("; ".join(powers)))
+        return lines
+
+    def _sentence(self, text: str) -> str:
+        return text[:1].upper() + text[1:] + ("" if not text or text.endswith((".", "!", "?")) else ".")
+
+    def effects_text(self, ops: list[dict[str, Any]], locale: str) -> str:
+        parts = [self.op_text(op, locale) for op in ops]
+        return "; ".join(p for p in parts if p) or self.t("fx.nothing", locale)
+
+    def op_text(self, op: dict[str, Any], locale: str) -> str:
+        name = op.get("op")
+        key = f"fx.{name}"
+        if name == "by_alignment":
+            rows = [
+                self.t(
+                    "fx.if",
+                    locale,
+                    alignment=self.t(f"alignment.{a}", locale),
+                    then=self.effects_text(op[a], locale),
+                )
+                for a in ("good", "neutral", "evil")
+                if a in op
+            ]
+            return " / ".join(rows)
+        if name in ("roll", "vampire") and isinstance(op.get("results"), list) and name == "roll":
+            rows = [
+                self.t("fx.row", locale, on=_on(row["on"]), then=self.effects_text(row["do"], locale))
+                for row in op["results"]
+            ]
+            return self.t(key, locale, dice=op.get("dice", 1), results="; ".join(rows))
+        if name == "either":
+            options = ", ".join(
+                self.t(f"option.{k}", locale) if self.has(f"option.{k}") else self.effects_text(v, locale)
+                for k, v in op["options"].items()
+            )
+            return self.t(key, locale, options=options)
+        if name == "wish":
+            return self.t(
+                key, locale, options=", ".join(self.t(f"option.{k}", locale) for k in op["options"])
+            )
+        if name == "pay_or":
+            return self.t(key, locale, gold=op["gold"], **{"else": self.effects_text(op["else"], locale)})
+        if not self.has(key):
+            return ""
+        params: dict[str, Any] = {k: v for k, v in op.items() if k != "op"}
+        if "n" in params and params["n"] is None:
+            params["n"] = self.t("fx.all", locale)
+        if "name" in params:
+            params["name"] = self.thing_name(params["name"], locale)
+        if "stat" in params:
+            params["stat"] = self.t(f"stat.{params['stat']}", locale)
+        if "fail" in params:
+            params["fail"] = _on(params["fail"])
+        if "follower" in params:
+            params["follower"] = self.thing_name(params["follower"], locale)
+        if "except_alignment" in params:
+            params["alignment"] = self.t(f"alignment.{params['except_alignment']}", locale)
+        if "to" in params:
+            params["to"] = self._place_text(params["to"], locale)
+        text = self.t(key, locale, **params)
+        if op.get("unless"):
+            text = self.t("fx.unless", locale, effect=text)
+        return text
+
+    def _place_text(self, to: Any, locale: str) -> str:
+        if isinstance(to, list):
+            return ", ".join(self._place_text(t, locale) for t in to)
+        if isinstance(to, dict):
+            return ", ".join(f"{k}: {self._place_text(v, locale)}" for k, v in to.items())
+        if to in ("good", "evil", "neutral"):
+            return self.t(f"alignment.{to}", locale)
+        if to == "region":
+            return self.t("fx.any_space", locale)
+        return self.thing_name(to, locale)
+
+    def _service_text(self, svc: dict[str, Any], locale: str) -> str:
+        kind = svc.get("service")
+        if kind == "buy":
+            items = ", ".join(f"{self.thing_name(i, locale)} {p}" for i, p in svc.get("prices", {}).items())
+            return self.t("service.buy", locale, v=items)
+        if kind == "roll":
+            who = self.t(f"who.{svc.get('name')}", locale) if self.has(f"who.{svc.get('name')}") else ""
+            table = svc.get("table", {})
+            rows = "; ".join(
+                self.t("fx.row", locale, on=_on(r["on"]), then=self.effects_text(r["do"], locale))
+                for r in table.get("results", [])
+            )
+            return f"{self.t('service.roll', locale, v=who)} ({rows})"
+        if self.has(f"service.{kind}"):
+            return self.t(f"service.{kind}", locale, v=svc.get("price", svc.get("gold", "")))
+        return ""
+
+    def _passive_text(self, key: str, value: Any, locale: str) -> str:
+        if not self.has(f"pass.{key}"):
+            return ""
+        if isinstance(value, list):
+            value = ", ".join(self._place_text(v, locale) if isinstance(v, str) else str(v) for v in value)
+        elif isinstance(value, str):
+            value = self._place_text(value, locale)
+        return self.t(f"pass.{key}", locale, v=value)
+
+
+def _on(values: list[int]) -> str:
+    """Die faces as a short range: [2, 3] -> "2-3"."""
+    values = sorted(values)
+    if len(values) > 1 and values == list(range(values[0], values[-1] + 1)):
+        return f"{values[0]}-{values[-1]}"
+    return ", ".join(str(v) for v in values)

@@ -1,0 +1,231 @@
+"""Roll for the Galaxy's presenter: every action, value, event, status and refusal has words in en, ko, es."""
+
+from __future__ import annotations
+
+import random
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from bot import i18n, rules
+from bot.chooser import Chosen, Prompt, narrow
+from bot.games import presenter
+from bot.games.roll_for_the_galaxy import RollForTheGalaxyPresenter
+from bot.ui import MAX_BUTTONS, MAX_SELECTS, OPTIONS_PER_SELECT
+from engines.base import IllegalAction
+from engines.roll_for_the_galaxy import data as D
+
+LOCALES = ("en", "ko", "es")
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin"]
+# Codes that must never reach a reader: ids with underscores, tile ids, and in ko/es the English code words.
+SNAKE = re.compile(r"\b[a-z]+_[a-z_]+\b")
+TILE_ID = re.compile(r"\bt\d\d\b")
+CODE_WORDS = (
+    set(D.PHASES)
+    | set(D.COLORS)
+    | {
+        "wild",
+        "development",
+        "world",
+        "manage",
+        "assign",
+        "setup",
+        "unassigned",
+        "top",
+        "bottom",
+        "cup",
+        "citizenry",
+        "dictate",
+        "grey",
+        "True",
+        "False",
+    }
+)
+
+SPANISH_WORDS = {"es": {"produce"}}  # "produce" is also a Spanish verb
+
+
+@pytest.fixture(scope="module")
+def game() -> RollForTheGalaxyPresenter:
+    found = presenter("roll_for_the_galaxy")  # the bot's own instance (strings can be registered only once)
+    assert isinstance(found, RollForTheGalaxyPresenter)
+    return found
+
+
+def check_text(text: str | None, locale: str, what: object) -> None:
+    assert text, (locale, what)
+    assert "{" not in text and "}" not in text, (locale, text)
+    assert not SNAKE.search(text), (locale, text)
+    assert not TILE_ID.search(text), (locale, text)
+    if locale != "en":
+        words = set(re.findall(r"[A-Za-z]+", text)) - SPANISH_WORDS.get(locale, set())
+        assert not words & CODE_WORDS, (locale, text)
+
+
+def check_prompts(game, actions, action, view, locale) -> None:
+    """Walk the picker to `action`, checking every prompt and every option label on the way."""
+    path: list[int] = []
+    while True:
+        step = narrow(actions, path)
+        if isinstance(step, Chosen):
+            return
+        assert isinstance(step, Prompt)
+        check_text(game.prompt_text(step.key, locale), locale, step.key)
+        labels = [game.value_label(step.key, v, step.chosen, view, locale) for v in step.values]
+        limit = 80 if len(labels) <= MAX_BUTTONS else 100
+        assert len(labels) <= OPTIONS_PER_SELECT * MAX_SELECTS, (step.key, len(labels))
+        for label in labels:
+            check_text(label, locale, step.key)
+            assert len(label) <= limit, (locale, label)
+        assert len(set(labels)) == len(labels), (locale, step.key, labels)  # options can be told apart
+        path.append(step.values.index(action[step.key]))
+
+
+def playout(game, players: int, seed: int, first_game: bool, max_moves: int = 2000) -> dict[str, int]:
+    engine = game.engine
+    rng = random.Random(seed)
+    state = engine.new_game(players, {"first_game": first_game}, seed)
+    seen: dict[str, int] = {}
+    labelled: set[str] = set()
+    moves = 0
+    while engine.outcome(state) is None and moves < max_moves:
+        acting = engine.to_act(state)
+        seat = rng.choice(acting)
+        actions = engine.legal_actions(state, seat)
+        view = engine.view(state, seat)
+        public = engine.view(state, None)
+        for locale in LOCALES:
+            check_text(game.status_text(public, NAMES[:players], locale), locale, "status")
+            check_text(game.status_text(view, NAMES[:players], locale), locale, "status")
+        for action in actions + engine.side_actions(state, seat):
+            key = repr(sorted(action.items())) + repr(view["seats"][seat].get("dev_stack"))
+            if key in labelled:
+                continue
+            labelled.add(key)
+            for locale in LOCALES:
+                text = game.action_text(action, view, locale)
+                check_text(text, locale, action)
+                assert len(text) <= 100, text  # autocomplete choices
+        action = engine.bot_action(state, seat, moves) if rng.random() < 0.4 else rng.choice(actions)
+        for locale in LOCALES:
+            check_prompts(game, actions, action, view, locale)
+        if moves % 25 == 0:  # something illegal is refused with a code we can word
+            bogus = dict(rng.choice(actions))
+            bogus["type"] = rng.choice(
+                ["ready", "reassign", "dictate", "trade", "end_manage", "place_tile", "unready"]
+            )
+            try:
+                engine.apply(state, seat, bogus)
+            except IllegalAction as error:
+                for locale in LOCALES:
+                    check_text(game.error_text(error.code, error.params, locale), locale, error)
+        state, events = engine.apply(state, seat, action)
+        for event in events:
+            seen[event["type"]] = seen.get(event["type"], 0) + 1
+            private = event.get("private")
+            viewer = private[0] if private else None
+            for locale in LOCALES:
+                check_text(
+                    game.event_text(event, NAMES[:players], engine.view(state, viewer), locale), locale, event
+                )
+        moves += 1
+    return seen
+
+
+@pytest.mark.parametrize(
+    "players,seed,first_game", [(2, 1, False), (3, 2, True), (4, 3, False), (5, 4, True)]
+)
+def test_seeded_playouts_have_words_for_everything(game, players, seed, first_game):
+    seen = playout(game, players, seed, first_game)
+    assert "GameEnded" in seen and "AssignmentsRevealed" in seen
+
+
+def test_every_event_type_the_engine_emits_has_a_text(game):
+    source = (Path(__file__).resolve().parents[2] / "engines" / "roll_for_the_galaxy").glob("*.py")
+    kinds = set()
+    for path in source:
+        kinds |= set(re.findall(r'"type": "([A-Z][A-Za-z]+)"', path.read_text("utf-8")))
+    assert len(kinds) > 25
+    for kind in kinds:
+        assert game.has(f"event.{kind}"), kind
+
+
+def test_every_error_code_the_engine_raises_has_a_text(game):
+    source = Path(__file__).resolve().parents[2] / "engines"
+    codes = set()
+    for path in [*(source / "roll_for_the_galaxy").glob("*.py"), source / "base.py"]:
+        codes |= set(re.findall(r'IllegalAction\(\s*"([a-z_]+)"', path.read_text("utf-8")))
+    generic = {loc: i18n.t("error.illegal_action", loc) for loc in LOCALES}
+    params = {
+        "action": "trade",
+        "stage": "explore",
+        "power": "mad_scientists",
+        "tile": "t01",
+        "color": "red",
+        "option": "speed",
+        "value": "x",
+        "players": 7,
+        "min": 2,
+        "max": 5,
+    }
+    for code in codes:
+        for locale in LOCALES:
+            text = game.error_text(code, params, locale)
+            check_text(text, locale, code)
+            if code != "illegal_action":
+                assert text != generic[locale], (code, locale)
+
+
+def test_every_tile_can_be_looked_up_in_every_language(game):
+    for locale in LOCALES:
+        cards = game.cards(locale)
+        assert len(cards) == len(D.SIDES)
+        for name, text in cards:
+            check_text(name, "en", name)  # names are proper names (Spanish uses the English ones)
+            check_text(text, "en" if locale == "es" else locale, name)
+            assert len(name) <= 100 and len(text) < 1800
+        assert game.lookup_card(cards[0][0].upper(), locale) == cards[0]
+    assert game.lookup_card("미친 과학자", "ko")[1].startswith("[개발, 비용 3]")
+
+
+def test_labels_name_things_in_the_readers_language(game):
+    engine = game.engine
+    state = engine.new_game(3, {}, 5)
+    view = engine.view(state, 0)
+    action = engine.legal_actions(state, 0)[0]
+    tile = action["development"]
+    ko = game.action_text(action, view, "ko")
+    assert D.side(D.TILE_SIDES[tile]["development"])["name"]["ko"] in ko
+    assert game.value_label("color", "red", {}, view, "ko") == "무력 주사위"
+    assert game.value_label("from", "unassigned", {}, view, "es") == "comodín sin colocar"
+    assert game.value_label("where", "good:alpha_centauri", {}, view, "en") == "good on Alpha Centauri"
+    assert game.value_label("side", "world", {"tile": "t01"}, view, "en") == "World: Designer Species, Ultd."
+
+
+def test_strings_match_across_languages_and_rules_cover_the_game(game):
+    fields = lambda text: {n for _, n, _, _ in string.Formatter().parse(text) if n}  # noqa: E731
+    english = {k: v for k, v in i18n._CATALOG["en"].items() if k.startswith("roll_for_the_galaxy.")}
+    for locale in ("ko", "es"):
+        other = {k: v for k, v in i18n._CATALOG[locale].items() if k.startswith("roll_for_the_galaxy.")}
+        assert set(other) == set(english)
+        assert all(fields(other[k]) == fields(v) for k, v in english.items())
+    sections = rules.sections("roll_for_the_galaxy")
+    ids = {s.id for s in sections}
+    assert {
+        "overview",
+        "setup",
+        "assign",
+        "explore",
+        "build",
+        "produce_ship",
+        "manage",
+        "end",
+        "options",
+        "host_choices",
+    } <= ids
+    for section in sections:
+        for locale in LOCALES:
+            assert section.title_in(locale) and len(section.body_in(locale)) < 1900
+    assert "provisional" in rules.find("roll_for_the_galaxy", "components", "en").body_in("en").lower()

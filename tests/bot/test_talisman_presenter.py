@@ -1,0 +1,196 @@
+"""The Talisman presenter has words for everything the engine can show: every legal action offered, every
+event emitted and every refusal, in English, Korean and Spanish, within Discord's limits."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from bot import i18n
+from bot.chooser import Chosen, narrow
+from bot.games import presenter
+from engines.base import IllegalAction, visible_to
+from engines.talisman.data import ADVENTURE, CHARACTERS, SPELLS
+
+GAME = presenter("talisman")
+ENGINE = GAME.engine
+NAMES = ["Alice", "민준", "Carmen", "Dave", "Erin", "Fer"]
+OPTION_SETS = [
+    {},
+    {"choose_character": True, "starting_bonus": True},
+    {"evade_hostile": True, "inheritance": True, "command_eased": True, "trophy_rate": 5},
+    {"bloodbath": True, "sudden_death": True, "round_limit": 12},
+]
+# Engine codes look like snake_case words; none may reach a reader.
+RAW_CODE = re.compile(r"[A-Za-z]+_[A-Za-z_]+|\{|\}")
+FALLBACKS = {loc: {GAME.t("something", loc)} for loc in i18n.LOCALES}
+
+
+def _check(text: str | None, locale: str, what: object, limit: int | None = None) -> None:
+    assert text and text.strip(), (what, locale)
+    assert not RAW_CODE.search(text), (text, what, locale)
+    assert text not in FALLBACKS[locale], (text, what, locale)
+    if limit is not None:
+        assert len(text) <= limit, (text, limit)
+
+
+def _playout(players: int, seed: int, options: dict, max_moves: int, seen: dict) -> None:
+    rng = random.Random(seed)
+    state = ENGINE.new_game(players, options, seed)
+    for move in range(max_moves):
+        if ENGINE.outcome(state) is not None:
+            break
+        seat = rng.choice(ENGINE.to_act(state))
+        view = ENGINE.view(state, seat)
+        actions = ENGINE.legal_actions(state, seat)
+        for locale in i18n.LOCALES:
+            _check(GAME.status_text(view, NAMES[:players], locale), locale, "status")
+        for action in actions:
+            seen["actions"].add(action["type"])
+            for locale in i18n.LOCALES:
+                _check(GAME.action_text(action, view, locale), locale, action, 100)
+                for key, value in action.items():
+                    label = GAME.value_label(key, value, {}, view, locale)
+                    _check(label, locale, (key, value), 80)
+                    # Inherited cards are not in any view yet (engine gap, reported): only those go unnamed.
+                    if action["type"] != "keep":
+                        assert "?" not in label and "#" not in label, (key, value, label)
+        # The picker's own prompts: every step of the narrowing has a question and labelled choices.
+        path: list[int] = []
+        while not isinstance(step := narrow(actions, path), Chosen):
+            for locale in i18n.LOCALES:
+                _check(GAME.prompt_text(step.key, locale), locale, step.key)
+            path.append(rng.randrange(len(step.values)))
+        action = rng.choice(actions) if rng.random() < 0.4 else ENGINE.bot_action(state, seat, seed + move)
+        state, events = ENGINE.apply(state, seat, action)
+        public = ENGINE.view(state, None)
+        for event in events:
+            seen["events"].add(event["type"])
+            for locale in i18n.LOCALES:
+                if visible_to(event, None):
+                    _check(GAME.event_text(event, NAMES[:players], public, locale), locale, event)
+                else:
+                    owner = event["private"][0]  # only its owner ever sees it, with the owner's view
+                    _check(
+                        GAME.event_text(event, NAMES[:players], ENGINE.view(state, owner), locale),
+                        locale,
+                        event,
+                    )
+    final = ENGINE.view(state, None)
+    for locale in i18n.LOCALES:
+        if final["result"] is not None:
+            _check(GAME.status_text(final, NAMES[:players], locale), locale, "end")
+
+
+@pytest.mark.parametrize("players", range(2, 7))
+def test_every_action_and_event_has_words(players):
+    seen: dict[str, set[str]] = {"actions": set(), "events": set()}
+    for game in range(4):
+        _playout(players, players * 100 + game, OPTION_SETS[game % len(OPTION_SETS)], 700, seen)
+    assert {"move", "roll_move", "end_turn"} <= seen["actions"]
+    assert {"TurnStarted", "Moved", "DiceRolled"} <= seen["events"]
+
+
+def test_a_game_to_the_command_spell_has_words_all_the_way():
+    """A 4-player game of the faster variant that the built-in player ends by a Command Spell."""
+    for seed in (34, 27, 17, *range(100, 300)):
+        seen: set[str] = set()
+        state = ENGINE.new_game(4, {"bloodbath": True, "starting_bonus": True, "trophy_rate": 5}, seed)
+        moves = 0
+        last: list[dict] = []
+        while ENGINE.outcome(state) is None and moves < 1500:
+            seat = ENGINE.to_act(state)[0]
+            state, last = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, moves))
+            view = ENGINE.view(state, None)
+            for event in last:
+                seen.add(event["type"])
+                if visible_to(event, None):
+                    for locale in i18n.LOCALES:
+                        _check(GAME.event_text(event, NAMES[:4], view, locale), locale, event)
+            moves += 1
+        if ENGINE.outcome(state) is not None and "CommandSpellResolved" in [e["type"] for e in last]:
+            break
+    else:
+        pytest.fail("no seed gives a Command Spell victory")
+    assert {"CrownReached", "CommandSpellCast", "CommandSpellResolved", "GameEnded"} <= seen
+    for locale in i18n.LOCALES:
+        _check(GAME.status_text(ENGINE.view(state, None), NAMES[:4], locale), locale, "end")
+
+
+def test_every_error_code_has_words():
+    codes = {
+        "spell_not_in_hand": {"spell": "hex"},
+        "spell_not_castable_now": {"spell": "hex"},
+        "action_not_expected": {"action": "buy", "prompt": "start", "expected": "roll_move,cast_spell"},
+        "no_such_route": {"value": "cw"},
+        "bad_target": {"value": 1},
+        "bad_space": {"value": 3},
+        "not_for_sale": {"value": "sword"},
+        "character_not_offered": {"value": "elf"},
+        "no_such_die": {"value": 4},
+        "cannot_step_there": {"value": 40},
+        "cannot_attack": {"value": 2},
+        "card_not_available": {"value": 12},
+        "not_your_turn": {},
+        "game_over": {},
+    }
+    for code, params in codes.items():
+        for locale in i18n.LOCALES:
+            text = GAME.error_text(code, params, locale)
+            _check(text, locale, code)
+            assert text != i18n.t("error.illegal_action", locale), code
+
+
+def test_the_engine_refusals_map_to_known_codes():
+    """Illegal answers to real prompts come back as codes the presenter words (not the generic refusal)."""
+    rng = random.Random(5)
+    state = ENGINE.new_game(3, {"choose_character": True}, 5)
+    bogus = [
+        {"type": "choose_character", "character": "nobody"},
+        {"type": "move", "route": "nowhere", "to": 99},
+        {"type": "cast_spell", "spell": "hex"},
+        {"type": "buy", "item": "castle"},
+        {"type": "target", "seat": 9},
+        {"type": "pick_space", "space": 99},
+        {"type": "reroll", "die": 9},
+        {"type": "step", "to": 0},
+        {"type": "attack", "target": 9},
+        {"type": "take_card", "card": -1},
+    ]
+    refused: set[str] = set()
+    for _ in range(600):
+        if ENGINE.outcome(state) is not None:
+            break
+        seat = ENGINE.to_act(state)[0]
+        for action in bogus:
+            try:
+                ENGINE.apply(state, seat, action)
+            except IllegalAction as error:
+                refused.add(error.code)
+                for locale in i18n.LOCALES:
+                    _check(GAME.error_text(error.code, error.params, locale), locale, error.code)
+                    assert GAME.has(f"error.{error.code}") or i18n.has(f"error.{error.code}"), error.code
+        state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng.randrange(1 << 30)))
+    assert {"character_not_offered", "action_not_expected", "spell_not_in_hand"} <= refused
+
+
+def test_card_lookup_covers_every_card_in_every_language():
+    for locale in i18n.LOCALES:
+        cards = GAME.cards(locale)
+        names = [name for name, _ in cards]
+        assert len(names) == len(set(names)), locale
+        assert len(cards) >= len(ADVENTURE) + len(CHARACTERS) + len(SPELLS)
+        for name, text in cards:
+            assert name and text and "{" not in text and len(name) <= 100, (name, locale)
+        assert GAME.lookup_card(names[0], locale) is not None
+    assert "지배 주문" in dict(GAME.cards("ko")) and "Hechizo de Mando" in dict(GAME.cards("es"))
+    assert GAME.suggest_cards("drag", "en")[0][0] == "Dragon"
+
+
+def test_pictures_render_from_views():
+    state = ENGINE.new_game(4, {}, 3)
+    assert GAME.render_table(ENGINE.view(state, None), NAMES[:4], "ko")[:4] == b"\x89PNG"
+    assert GAME.has_private
+    GAME.render_private(ENGINE.view(state, 0), "es")
