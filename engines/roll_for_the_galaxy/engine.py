@@ -152,9 +152,14 @@ class RollForTheGalaxy(Engine):
         return []
 
     def bot_action(self, state: State, seat: int, seed: int) -> Action:
-        """The built-in player: the routine "auto" step wherever there is one (assign by the dice, stock,
-        produce, consume, recruit), otherwise draw without discarding or take the first option."""
+        """The built-in player: scouts for new tiles while its construction zones run low, and otherwise takes
+        the routine "auto" step wherever there is one (assign by the dice, stock, produce, consume, recruit)."""
         actions = self.legal_actions(state, seat)
+        p = state["seats"][seat]
+        if len(p["dev_stack"]) + len(p["world_stack"]) < 3:
+            scout = next((a for a in actions if a["type"] == "scout"), None)
+            if scout is not None:
+                return scout
         for preferred in (
             "auto_assign",
             "auto_explore",
