@@ -108,12 +108,10 @@ class ChoiceSelect(
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        chosen = cls(int(match["game"]), int(match["version"]), match["path"], int(match["offset"]))
-        chosen.item.values = item.values  # type: ignore[misc]  # what the user picked arrives on the base item
-        return chosen
+        return cls(int(match["game"]), int(match["version"]), match["path"], int(match["offset"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        values = self.item.values
+        values = self.item.values  # discord.py fills in what the user picked before calling back
         if not values or not values[0].isdigit():
             path = self.path
         else:

@@ -206,3 +206,20 @@ async def test_several_games_in_one_channel_and_across_servers(tmp_path):
         assert f"#{first}" in mine.message.text and f"#{second_id}" in mine.message.text
         assert f"#{third_id}" not in mine.message.text  # another server's game
         assert h.sb.violations == []
+
+
+async def test_long_choices_become_select_menus(tmp_path, monkeypatch):
+    import bot.ui
+
+    monkeypatch.setattr(bot.ui, "MAX_BUTTONS", 2)  # every step with more than two options becomes a select
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        game_id = await open_lobby(h, ["alice", "bob"])
+        await h.click(alice, h.sb.world.message(str((await h.table(game_id)).record.lobby_message_id)),
+                      f"lobby:start:{game_id}")
+        table = await h.table(game_id)
+        action = next(a for a in table.engine.legal_actions(table.state, 0) if a["type"] == "play_card")
+        picker = await h.play_through_chooser(alice, game_id, action)
+        assert "Done" in picker.text and picker.selects()  # done through select menus; the next step offers more
+        assert (await h.table(game_id)).version == table.version + 1
+        assert h.sb.violations == []
