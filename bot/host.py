@@ -11,6 +11,7 @@ import asyncio
 import io
 import json
 import logging
+from collections import OrderedDict
 from typing import Any
 
 import discord
@@ -26,6 +27,7 @@ from engines.base import IllegalAction, visible_to
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+IMAGE_CACHE = 256
 RECENT_MOVES = 6
 
 
@@ -46,6 +48,8 @@ class GameHost:
         self.client = client
         self.service = service
         self.default_locale = default_locale
+        # Recent images by (game, version, seat or None for the board, locale): a state is drawn once.
+        self._images: OrderedDict[tuple, bytes | None] = OrderedDict()
 
     # --- answering ------------------------------------------------------------------------------------------------
 
@@ -163,6 +167,7 @@ class GameHost:
         await interaction.response.edit_message(content=self.lobby_text(table), view=lobby_view(table, table.record.locale))
 
     async def table_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge before any reading
         table = await self.service.get(game_id)
         if action == "hand":
             await self.show_hand(interaction, table)
@@ -238,7 +243,7 @@ class GameHost:
         """Show the public table in the game's thread: a new message when someone new must act, else an edit."""
         game = presenter(table.engine.name)
         locale = table.record.locale
-        png = await asyncio.to_thread(game.render_table, table.view(None), table.names, locale)
+        png = await self.board_png(table, locale)
         content = await self.board_content(table, game)
         channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
         running = table.status == ACTIVE
@@ -280,7 +285,7 @@ class GameHost:
         game = presenter(table.engine.name)
         locale = i18n.norm(str(interaction.locale))
         await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await asyncio.to_thread(game.render_table, table.view(None), table.names, locale)
+        png = await self.board_png(table, locale)
         status = game.status_text(table.view(None), table.names, locale)
         await interaction.followup.send(
             f"**{game.title(locale)} #{table.id}** {status}", file=_file(png, "board.png"), ephemeral=True
@@ -319,7 +324,7 @@ class GameHost:
         lines = []
         if their_turn:
             lines.append(i18n.t("game.dm_your_turn", locale, game=title, id=table.id, link=link))
-        png = await asyncio.to_thread(game.render_private, table.view(seat), locale) if game.has_private else None
+        png = await self.private_png(table, seat, locale)
         if png is not None:
             lines.append(i18n.t("game.dm_hand", locale, game=title, id=table.id))
         if not lines:
@@ -356,8 +361,9 @@ class GameHost:
         game = presenter(table.engine.name)
         if not game.has_private or table.state is None:
             raise ServiceError("no_private_info")
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        png = await asyncio.to_thread(game.render_private, table.view(seat), locale)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await self.private_png(table, seat, locale)
         await interaction.followup.send(
             i18n.t("game.dm_hand", locale, game=game.title(locale), id=table.id),
             file=_file(png, "private.png") if png else discord.utils.MISSING,
@@ -399,9 +405,10 @@ class GameHost:
             raise ServiceError("not_a_player")
         if table.status != ACTIVE:
             raise ServiceError("game_not_running")
-        await interaction.response.defer(ephemeral=True, thinking=True)
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
         content, view = self.chooser_message(table, seat, [], locale, [])
-        png = await self._private_png(table, seat, locale)
+        png = await self.private_png(table, seat, locale)
         await interaction.followup.send(
             content,
             view=view or discord.utils.MISSING,
@@ -409,11 +416,27 @@ class GameHost:
             ephemeral=True,
         )
 
-    async def _private_png(self, table: Table, seat: int, locale: str) -> bytes | None:
+    async def board_png(self, table: Table, locale: str) -> bytes:
+        key = (table.id, table.version, None, locale)
+        if key not in self._images:
+            game = presenter(table.engine.name)
+            self._remember(key, await asyncio.to_thread(game.render_table, table.view(None), table.names, locale))
+        return self._images[key]  # type: ignore[return-value]
+
+    async def private_png(self, table: Table, seat: int, locale: str) -> bytes | None:
+        """One seat's private image; the DM and the move picker of one moment share one drawing."""
         game = presenter(table.engine.name)
-        if not game.has_private:
+        if not game.has_private or table.state is None:
             return None
-        return await asyncio.to_thread(game.render_private, table.view(seat), locale)
+        key = (table.id, table.version, seat, locale)
+        if key not in self._images:
+            self._remember(key, await asyncio.to_thread(game.render_private, table.view(seat), locale))
+        return self._images[key]
+
+    def _remember(self, key: tuple, png: bytes | None) -> None:
+        self._images[key] = png
+        while len(self._images) > IMAGE_CACHE:
+            self._images.popitem(last=False)
 
     async def choose(self, interaction: discord.Interaction, game_id: int, version: int, path_text: str) -> None:
         """A click in the move picker: narrow the choice, or, once it names one action, play it."""
@@ -472,7 +495,7 @@ class GameHost:
                 if text:
                     notes.append(text)
         content, view = self.chooser_message(table, result.seat, [], locale, notes)
-        png = await self._private_png(table, result.seat, locale) if table.status == ACTIVE else None
+        png = await self.private_png(table, result.seat, locale) if table.status == ACTIVE else None
         edit: dict[str, Any] = {"content": content, "view": view}
         if png is not None:
             edit["attachments"] = [_file(png, "private.png")]

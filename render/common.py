@@ -58,7 +58,8 @@ def fit_text(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int, bo
 
 def to_png(image: Image.Image) -> bytes:
     buffer = io.BytesIO()
-    image.save(buffer, format="PNG", optimize=False, compress_level=6)
+    # Level 1 encodes about twice as fast as the default for ~25% more bytes; images stay far below Discord's limits.
+    image.save(buffer, format="PNG", optimize=False, compress_level=1)
     return buffer.getvalue()
 
 
