@@ -105,7 +105,8 @@ class GameHost:
             return settings.locale
         return i18n.norm(str(guild_locale)) if guild_locale else fallback
 
-    def _check_hosting_allowed(self, interaction: discord.Interaction, settings: Any, locale: str) -> None:
+    @staticmethod
+    def _check_hosting_allowed(interaction: discord.Interaction, settings: Any, locale: str) -> None:
         role_id = settings.host_role_id
         if role_id and not _is_manager(interaction):
             roles = {role.id for role in getattr(interaction.user, "roles", [])}

@@ -181,3 +181,23 @@ async def test_settings_pings_and_refusals(tmp_path):
         refused = await h.slash(alice, other, "play new", {"game": "druids"})
         assert refused.message.audience.kind == "ephemeral" and str(h.games.id) in refused.message.text
         assert h.sb.violations == []
+
+
+async def test_housekeeping_and_server_policies(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob, erin = h.users["alice"], h.users["bob"], h.users["erin"]
+        await h.slash(erin, h.games, "settings", {"threads": False, "archive_days": 2.0, "lobby_hours": 5.0})
+        game_id = await started(h, ["alice", "bob"])
+        table = await h.table(game_id)
+        assert table.record.thread_id == int(h.games.id)  # no thread: the game plays in the channel
+        assert any(m.attachments for m in h.sb.messages(h.games))
+        lobby = (await h.slash(bob, h.games, "play new", {"game": "druids"})).message
+        h.clock.advance(6)
+        await h.tick()
+        assert "expired" in lobby.text and not lobby.interactive()
+        h.clock.advance(48)
+        await h.tick()
+        assert (await h.table(game_id)).status == "archived"
+        assert any("archived" in m.text for m in h.sb.messages(h.games))
+        assert not h.board_message(await h.table(game_id)).interactive()
+        assert h.sb.violations == []
