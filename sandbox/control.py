@@ -23,12 +23,15 @@ the interaction result: {"interaction_id", "name", "callback_type", "ack_latency
     WS   /_sandbox/events[?viewer=U]  {"type": "message_create"|"message_update"|"message_delete"|
                                   "thread_create"|"thread_update"|"channel_update"|"commands_synced"|..., ...}
     GET  /                       the browser client (sandbox/web/): act as any user, "/" commands, buttons
+    GET  /fonts/NAME.ttf         the project's fonts (render/fonts), for Hangul where the system has none
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import struct
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -42,6 +45,41 @@ if TYPE_CHECKING:
     from sandbox.server import DiscordSandbox
 
 WEB_DIR = Path(__file__).parent / "web"
+
+
+def font_dir() -> Path | None:
+    """The project's fonts (render/fonts: Hangul), so the page shows Korean where the system has no font."""
+    try:
+        import render
+    except ImportError:
+        return None
+    folder = Path(render.__file__).parent / "fonts"
+    return folder if folder.is_dir() else None
+
+
+@functools.lru_cache(maxsize=4)
+def web_font(path: Path) -> bytes:
+    """The TrueType file without the tables browsers refuse (VTT hinting sources TSI0-TSI5: Chromium's font
+    sanitizer rejects the whole font over an empty one). Table data is copied as is, 4-byte aligned."""
+    data = path.read_bytes()
+    version, count = struct.unpack(">IH", data[:6])
+    tables = []
+    for i in range(count):
+        tag, checksum, offset, length = struct.unpack(">4sIII", data[12 + 16 * i : 28 + 16 * i])
+        if not tag.startswith(b"TSI"):
+            tables.append((tag, checksum, data[offset : offset + length]))
+    entry = 1 << (len(tables).bit_length() - 1)
+    header = struct.pack(
+        ">IHHHH", version, len(tables), entry * 16, entry.bit_length() - 1, len(tables) * 16 - entry * 16
+    )
+    offset = 12 + 16 * len(tables)
+    directory, body = [], []
+    for tag, checksum, table in tables:
+        directory.append(struct.pack(">4sIII", tag, checksum, offset, len(table)))
+        padded = table + b"\0" * (-len(table) % 4)
+        body.append(padded)
+        offset += len(padded)
+    return header + b"".join(directory) + b"".join(body)
 
 
 def client_message(world: World, msg: Message) -> dict[str, Any]:
@@ -353,8 +391,19 @@ def add_control_routes(app: web.Application, sb: DiscordSandbox) -> None:
             return web.Response(text="sandbox server: see /_sandbox/state", content_type="text/plain")
         return web.FileResponse(page)
 
+    async def font(request: web.Request) -> web.StreamResponse:
+        folder, name = font_dir(), request.match_info["name"]
+        if folder is None or not name.endswith(".ttf") or "/" in name or name.startswith("."):
+            raise web.HTTPNotFound()
+        path = folder / name
+        if not path.is_file():
+            raise web.HTTPNotFound()
+        data = await asyncio.to_thread(web_font, path)
+        return web.Response(body=data, headers={"Cache-Control": "max-age=86400", "Content-Type": "font/ttf"})
+
     r = app.router
     r.add_get("/", index)
+    r.add_get("/fonts/{name}", font)
     if WEB_DIR.exists():
         r.add_static("/web/", WEB_DIR)
     r.add_get("/_sandbox/state", state)

@@ -45,6 +45,13 @@ Observe (model objects from sandbox.model; messages are live and change when edi
     sb.violations                       # every rejection (Violation.actor "bot" or "client"); keep it empty
     sb.bot_violations()                 # only the bot's
 
+Keep the world on disk (the local sandbox, so a restart brings back the same ids; see sandbox/persist.py)::
+
+    if not sb.persist_to("boardgames.sandbox-world"):   # loads a saved world, if there is one...
+        build_world(sb)                                 # ...else build one; it is saved from start() on
+    await sb.start(8765)                                # (attachment URLs follow the new port)
+    await sb.save()                                     # at once; stop() saves too
+
 Faults and time:
 
     await sb.drop_gateway()             # close the bot's socket with 4000; the client RESUMEs
@@ -56,8 +63,8 @@ Faults and time:
     sb.ack_deadline = 0.1               # the 3 s acknowledgement window, shortened
     sb.advance_time(901)                # age every interaction (the 15-minute followup window)
 
-Standalone: `python -m sandbox.server --port 8765` serves the same API as JSON under /_sandbox/ (see
-sandbox/control.py), a WebSocket event feed at /_sandbox/events and the browser client at /.
+Standalone: `python -m sandbox.server --port 8765 [--world DIR]` serves the same API as JSON under /_sandbox/
+(see sandbox/control.py), a WebSocket event feed at /_sandbox/events and the browser client at /.
 """
 
 from __future__ import annotations
@@ -75,6 +82,7 @@ import time
 from collections import deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from aiohttp import web
@@ -116,6 +124,7 @@ from sandbox.model import (
     iso_now,
     png_size,
 )
+from sandbox.persist import load_world, read_world_file, rebase_urls, snapshot, write_world_files
 from sandbox.validate import (
     ActionRejected,
     DiscordError,
@@ -224,6 +233,14 @@ class DiscordSandbox:
         self._waiters: list[tuple[Callable[[Message], bool], asyncio.Future[Message]]] = []
         self._feeds: set[asyncio.Queue[dict[str, Any]]] = set()
         self._runner: web.AppRunner | None = None
+        # Saving the world to disk (persist_to): a change counter, and what the last save covered.
+        self.changes = 0
+        self.persist_folder: Path | None = None
+        self.save_interval = 0.5
+        self._saved_changes = -1
+        self._saved_base = ""
+        self._saver: asyncio.Task[None] | None = None
+        self._save_lock = asyncio.Lock()
         self.app = self._build_app()
 
     # -- lifecycle -------------------------------------------------------------------------------------------
@@ -257,6 +274,10 @@ class DiscordSandbox:
         await self._runner.setup()
         await web.TCPSite(self._runner, self.host, port).start()
         self.port = int(self._runner.addresses[0][1])
+        if self.persist_folder is not None:
+            if self._saved_base:
+                rebase_urls(self.world, self._saved_base, self.base_url)
+            self._saver = asyncio.create_task(self._save_loop(), name="sandbox-world-saver")
 
     async def stop(self) -> None:
         await self.gateway.close()
@@ -265,6 +286,60 @@ class DiscordSandbox:
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+        if self._saver is not None:
+            self._saver.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._saver
+            self._saver = None
+            try:
+                await self.save()
+            except OSError:
+                log.exception("could not save the sandbox world to %s", self.persist_folder)
+
+    # -- keeping the world on disk ---------------------------------------------------------------------------
+
+    def persist_to(self, folder: Path | str) -> bool:
+        """Keep the world in `folder` (see sandbox/persist.py): load what was saved there, if anything, and
+        from `start` on save every change (within `save_interval`) and once more at `stop`.
+
+        Call before `start` and before building a world; returns True when a saved world was loaded (then do
+        not build one). Raises `WorldFileError` if the saved world cannot be read.
+        """
+        self.persist_folder = Path(folder)
+        data = read_world_file(self.persist_folder)
+        if data is None:
+            return False
+        self._saved_base = load_world(self.world, data, self.persist_folder / "files")
+        for msg in self.world.messages.values():
+            for att in msg.attachments:
+                if not att.evicted:
+                    self._keep(att)
+        self._saved_changes = self.changes
+        return True
+
+    def changed(self) -> None:
+        """Note that the world changed (the saver writes it out soon)."""
+        self.changes += 1
+
+    async def save(self) -> None:
+        """Write the world to the persist folder now (no-op without one, or when nothing changed)."""
+        if self.persist_folder is None:
+            return
+        async with self._save_lock:
+            mark = self.changes
+            if mark == self._saved_changes and self._saved_base == self.base_url:
+                return
+            text, files = snapshot(self.world, self.base_url, self.persist_folder)
+            await asyncio.to_thread(write_world_files, self.persist_folder, text, files)
+            self._saved_changes, self._saved_base = mark, self.base_url
+
+    async def _save_loop(self) -> None:
+        while True:
+            await asyncio.sleep(self.save_interval)
+            try:
+                await self.save()
+            except Exception:  # noqa: BLE001 — a full disk must not take the sandbox down; try again later
+                log.exception("could not save the sandbox world to %s", self.persist_folder)
 
     def patch_discord(self) -> Callable[[], None]:
         return point_discord_at(self.base_url)
@@ -293,9 +368,11 @@ class DiscordSandbox:
     # -- world building --------------------------------------------------------------------------------------
 
     def add_guild(self, name: str) -> Guild:
+        self.changed()
         return self.world.add_guild(name)
 
     def add_channel(self, guild: Guild, name: str) -> Channel:
+        self.changed()
         return self.world.add_channel(guild, name)
 
     def add_user(
@@ -307,12 +384,14 @@ class DiscordSandbox:
         guilds: list[Guild] | None = None,
     ) -> User:
         """Add a human user; they join `guilds` (default: every guild that exists now)."""
+        self.changed()
         user = self.world.add_user(name, locale=locale, dms_open=dms_open, manager=manager)
         for guild in self.world.guilds.values() if guilds is None else guilds:
             self.world.add_member(guild, user)
         return user
 
     def add_member(self, guild: Guild, user: User) -> None:
+        self.changed()
         self.world.add_member(guild, user)
 
     # -- faults and gateway observation ----------------------------------------------------------------------
@@ -361,6 +440,8 @@ class DiscordSandbox:
     ) -> web.StreamResponse:
         self.requests += 1
         api = request.path.startswith("/api/")
+        if request.method != "GET":
+            self.changed()  # anything but a read may change the world (opening a DM channel, ...)
         if api:
             rule = next(
                 (
@@ -454,6 +535,7 @@ class DiscordSandbox:
         self._feeds.discard(queue)
 
     def notify_feed(self, event: dict[str, Any]) -> None:
+        self.changed()
         for queue in self._feeds:
             queue.put_nowait(event)
 
@@ -1217,9 +1299,12 @@ def demo_world(sb: DiscordSandbox) -> None:
     sb.add_user("Dave", locale="es-ES")
 
 
-async def serve_forever(port: int, token: str, empty: bool, ack_deadline: float) -> None:
+async def serve_forever(
+    port: int, token: str, empty: bool, ack_deadline: float, world: str | None = None
+) -> None:
     sb = DiscordSandbox(token=token, ack_deadline=ack_deadline)
-    if not empty:
+    restored = sb.persist_to(world) if world else False
+    if not empty and not restored:
         demo_world(sb)
     await sb.start(port)
     print(f"sandbox on {sb.base_url}  api={sb.api_url}  gateway={sb.gateway_url}  token={token}", flush=True)
@@ -1235,9 +1320,10 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--token", default="sandbox-token")
     parser.add_argument("--empty", action="store_true", help="start without the demo guild and users")
     parser.add_argument("--ack-deadline", type=float, default=3.0)
+    parser.add_argument("--world", help="keep the world in this folder (loaded at start, saved on changes)")
     args = parser.parse_args(argv)
     try:
-        asyncio.run(serve_forever(args.port, args.token, args.empty, args.ack_deadline))
+        asyncio.run(serve_forever(args.port, args.token, args.empty, args.ack_deadline, args.world))
     except KeyboardInterrupt:
         pass
 

@@ -7,10 +7,15 @@ const S = {
   me: null,             // id of the user we act as
   channel: null,        // id of the channel or thread shown ("dm" for the DM view)
   messages: new Map(),  // id -> client message
+  nodes: new Map(),     // id -> {sig, node}: rendered messages, reused while unchanged (images stay loaded)
   commands: [],         // flattened {path, description, options, manager}
   feed: null,
-  pending: 0,
+  online: true,         // the event feed is connected (false while the sandbox is stopped or restarting)
+  unread: new Map(),    // channel id ("dm" for the DMs) -> "ping" | "new"
 };
+
+const saved = (key) => { try { return localStorage.getItem(`sandbox.${key}`); } catch { return null; } };
+const save = (key, value) => { try { localStorage.setItem(`sandbox.${key}`, value); } catch { /* private mode */ } };
 
 const $ = (sel) => document.querySelector(sel);
 const el = (tag, attrs = {}, ...children) => {
@@ -56,33 +61,52 @@ function allChannels() {
 function renderSidebar() {
   const humans = S.state.users.filter((u) => !u.bot);
   const sw = $("#user-switch");
-  sw.replaceChildren(...humans.map((u) => el("option", { value: u.id, selected: u.id === S.me },
-    `${u.name}${u.manager ? " ★" : ""}${u.dms_open ? "" : " (DMs closed)"} · ${u.locale}`)));
+  const people = JSON.stringify([S.me, humans]);
+  if (sw.dataset.people !== people) {  // rebuilt only when someone changed (an open list stays open)
+    sw.dataset.people = people;
+    sw.replaceChildren(...humans.map((u) => el("option", { value: u.id, selected: u.id === S.me },
+      `${u.name}${u.manager ? " ★" : ""}${u.dms_open ? "" : " (DMs closed)"} · ${u.locale}`)));
+  }
   const guild = S.state.guilds[0];
   $("#guild-name").textContent = guild ? guild.name : "No server";
   const nav = $("#channels");
   nav.replaceChildren();
+  const link = (id, cls, label, title) => {
+    const unread = S.unread.get(id);
+    return el("a", { class: [cls, id === S.channel ? "active" : "", unread ? `unread ${unread}` : ""].join(" "),
+      "data-channel": id, title, onclick: () => openChannel(id) }, label,
+      unread === "ping" ? el("span", { class: "badge" }, "@") : null);
+  };
   for (const g of S.state.guilds) {
     for (const c of g.channels) {
-      nav.append(el("a", { class: c.id === S.channel ? "active" : "", onclick: () => openChannel(c.id) }, `# ${c.name}`));
+      nav.append(link(c.id, "", `# ${c.name}`));
       for (const t of c.threads) {
-        const cls = ["thread", t.id === S.channel ? "active" : "", t.archived ? "archived" : ""].join(" ");
-        nav.append(el("a", { class: cls, title: t.archived ? "archived" : "", onclick: () => openChannel(t.id) },
-          `└ ${t.name}`));
+        nav.append(link(t.id, `thread${t.archived ? " archived" : ""}`, `└ ${t.name}`, t.archived ? "archived" : t.name));
       }
     }
   }
-  $("#dm-link").replaceChildren(el("a", { class: S.channel === "dm" ? "active" : "", onclick: () => openChannel("dm") },
-    `@ ${S.state.bot.name}`));
-  const gw = S.state.gateway;
-  $("#gateway-status").textContent =
-    `bot ${gw.connected ? "connected" : "offline"} · identifies ${gw.identifies} · resumes ${gw.resumes}`;
+  $("#dm-link").replaceChildren(link("dm", "", `@ ${S.state.bot.name}`));
+  renderStatus();
+}
+
+function renderStatus() {
+  const gw = S.state ? S.state.gateway : null;
+  const node = $("#gateway-status");
+  node.className = S.online && gw && gw.connected ? "ok" : "down";
+  node.textContent = !S.online ? "sandbox offline · reconnecting…" : gw && gw.connected ? "bot online" : "bot offline";
+  node.title = gw ? `gateway: ${gw.connected} connected · ${gw.identifies} identifies · ${gw.resumes} resumes` : "";
+  $("#offline").hidden = S.online;
 }
 
 async function refreshState() {
   S.state = await api("state");
-  if (!S.me) S.me = (S.state.users.find((u) => !u.bot) || {}).id;
-  if (!S.channel) S.channel = (allChannels()[0] || {}).id || "dm";
+  const humans = S.state.users.filter((u) => !u.bot);
+  if (!humans.some((u) => u.id === S.me)) S.me = (humans.find((u) => u.id === saved("me")) || humans[0] || {}).id;
+  if (S.channel !== "dm" && !allChannels().some((c) => c.id === S.channel)) {
+    const remembered = saved("channel");
+    S.channel = remembered === "dm" || allChannels().some((c) => c.id === remembered)
+      ? remembered : (allChannels().find((c) => c.name === "games") || allChannels()[0] || {}).id || "dm";
+  }
   renderSidebar();
 }
 
@@ -93,16 +117,21 @@ function isVisibleHere(m) {
   return m.channel_id === S.channel;
 }
 
-async function openChannel(id) {
+async function openChannel(id, { keepCommand = false } = {}) {
+  const moved = id !== S.channel;
   S.channel = id;
-  hideCommandUi();
+  save("channel", id);
+  S.unread.delete(id);
+  if (!keepCommand) hideCommandUi();
   const path = id === "dm" ? `dms?user=${S.me}` : `messages?channel=${id}&viewer=${S.me}`;
   const list = await api(path);
+  if (S.channel !== id) return;  // another channel was opened meanwhile
   S.messages = new Map(list.map((m) => [m.id, m]));
   renderSidebar();
   renderHeader();
-  renderMessages();
+  renderMessages(moved);
   await loadCommands();
+  document.body.dataset.view = `${S.me}:${id}`;  // what the page shows now (tests wait on it)
 }
 
 function renderHeader() {
@@ -112,17 +141,41 @@ function renderHeader() {
     return;
   }
   const ch = allChannels().find((c) => c.id === S.channel);
-  $("#channel-title").textContent = ch ? `${ch.parent_id ? "🧵" : "#"} ${ch.name}` : "";
+  const parent = ch && ch.parent_id ? allChannels().find((c) => c.id === ch.parent_id) : null;
+  $("#channel-title").textContent = !ch ? "" : parent ? `# ${parent.name} › ${ch.name}` : `# ${ch.name}`;
+  const members = ch ? ch.member_ids.length : 0;
   $("#channel-sub").textContent = ch && ch.parent_id
-    ? `thread · ${ch.member_ids.length} members${ch.archived ? " · archived" : ""}` : "";
+    ? `thread · ${members} ${members === 1 ? "member" : "members"}${ch.archived ? " · archived" : ""}${ch.locked ? " · locked" : ""}`
+    : "";
 }
 
-function renderMessages() {
+function renderMessages(toBottom = false) {
   const box = $("#messages");
-  const stick = box.scrollTop + box.clientHeight >= box.scrollHeight - 40;
+  const stick = toBottom || box.scrollTop + box.clientHeight >= box.scrollHeight - 40;
   const ordered = [...S.messages.values()].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  box.replaceChildren(...ordered.map(renderMessage));
-  if (stick) box.scrollTop = box.scrollHeight;
+  const nodes = new Map();
+  for (const m of ordered) {
+    // A message object is replaced whenever it changes (create, edit): render only those, keep the rest.
+    const cached = S.nodes.get(m.id);
+    nodes.set(m.id, cached && cached.msg === m && cached.me === S.me ? cached : { msg: m, me: S.me, node: renderMessage(m) });
+  }
+  S.nodes = nodes;
+  const wanted = ordered.length ? [...nodes.values()].map((n) => n.node)
+    : [el("div", { class: "empty" }, S.channel === "dm" ? "No direct messages yet." : "No messages yet. Type / for commands.")];
+  // Move the DOM to the wanted list without detaching what is already in place (no relayout of old images).
+  let cursor = box.firstChild;
+  for (const node of wanted) {
+    if (cursor === node) { cursor = cursor.nextSibling; continue; }
+    box.insertBefore(node, cursor);
+  }
+  while (cursor) { const next = cursor.nextSibling; cursor.remove(); cursor = next; }
+  if (stick) {
+    box.scrollTop = box.scrollHeight;
+    // Images load after the layout: keep the newest message in view once they have their size.
+    for (const img of box.querySelectorAll("img")) {
+      if (!img.complete) img.addEventListener("load", () => { box.scrollTop = box.scrollHeight; }, { once: true });
+    }
+  }
 }
 
 function markdown(text) {
@@ -143,7 +196,12 @@ function markdown(text) {
       }
       return `<a href="${url.replace(/"/g, "%22")}" target="_blank" rel="noopener">${url}</a>`;
     })
+    .replace(/```(?:[a-z]*\n)?([\s\S]*?)```/g, (_, code) => `<pre>${code.replace(/\*/g, "&#42;").replace(/_/g, "&#95;")}</pre>`)
     .replace(/\*\*(.+?)\*\*/g, "<b>$1</b>")
+    .replace(/~~(.+?)~~/g, "<s>$1</s>")
+    .replace(/\|\|(.+?)\|\|/g, '<span class="spoiler" title="spoiler">$1</span>')
+    .replace(/^&gt; (.*)$/gm, '<span class="quote">$1</span>')
+    .replace(/^-# (.*)$/gm, '<span class="subtext">$1</span>')
     .replace(/__(.+?)__/g, "<u>$1</u>")
     .replace(/\*(.+?)\*/g, "<i>$1</i>")
     .replace(/`([^`]+)`/g, "<code>$1</code>")
@@ -167,7 +225,7 @@ function renderMessage(m) {
     m.author.bot ? el("span", { class: "tag" }, "APP") : null,
     el("span", { class: "time" }, new Date(m.created_at).toLocaleTimeString()));
   const body = [];
-  if (m.interaction_user_id) body.push(el("div", { class: "via" }, `↪ ${userName(m.interaction_user_id)}: ${m.interaction_name}`));
+  if (m.interaction_user_id) body.push(el("div", { class: "via" }, `↪ ${userName(m.interaction_user_id)} ${usedWhat(m.interaction_name)}`));
   if (m.loading) body.push(el("div", { class: "loading" }, `${m.author.name} is thinking…`));
   if (m.content) {
     const c = rich(m.content);
@@ -186,11 +244,42 @@ function renderMessage(m) {
     others.map((a) => el("div", {}, "📎 ", el("a", { href: a.url, target: "_blank" }, `${a.filename} (${a.size} bytes)`)))));
   if (!m.content && m.edited_at) body.push(el("span", { class: "edited" }, "(edited)"));
   if (m.ephemeral) {
-    body.push(el("div", { class: "note" }, "👁 Only you can see this · ",
+    body.push(el("div", { class: "note" }, eyeIcon(), "Only you can see this · ",
       el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); S.messages.delete(m.id); renderMessages(); } },
         "Dismiss message")));
   }
-  return el("div", { class: classes.join(" "), "data-id": m.id }, head, body);
+  return el("div", { class: classes.join(" "), "data-id": m.id, "data-audience": m.audience.kind }, head, body);
+}
+
+function usedWhat(name) {
+  // "/play new" as is; "click table:turn:1" / "select mvs:…" as the label of that component, when shown here.
+  const [verb, ...rest] = (name || "").split(" ");
+  if (verb.startsWith("/")) return `used ${name}`;
+  if (name === "submit modal") return "submitted a form";
+  if (verb !== "click" && verb !== "select") return name ? `used ${name}` : "";
+  const id = rest.join(" ");
+  for (const other of S.messages.values()) {
+    const stack = [...other.components];
+    while (stack.length) {
+      const c = stack.pop();
+      if (c.custom_id === id) {
+        const label = c.label || c.placeholder;
+        if (label) return verb === "click" ? `clicked “${label}”` : `chose from “${label}”`;
+      }
+      for (const key of ["components", "accessory", "component"]) {
+        const child = c[key];
+        if (Array.isArray(child)) stack.push(...child); else if (child && typeof child === "object") stack.push(child);
+      }
+    }
+  }
+  return verb === "click" ? "clicked a button" : "chose from a menu";
+}
+
+function eyeIcon() {
+  const span = el("span", { class: "icon" });
+  span.innerHTML = '<svg viewBox="0 0 24 24" width="14" height="14" aria-hidden="true"><path fill="currentColor" '
+    + 'd="M12 5C5.6 5 2 12 2 12s3.6 7 10 7 10-7 10-7-3.6-7-10-7zm0 11a4 4 0 1 1 0-8 4 4 0 0 1 0 8zm0-2a2 2 0 1 0 0-4 2 2 0 0 0 0 4z"/></svg>';
+  return span;
 }
 
 function renderEmbed(e) {
@@ -239,7 +328,7 @@ function renderComponent(m, c) {
 function renderButton(m, c) {
   const label = `${c.emoji && c.emoji.name ? c.emoji.name + " " : ""}${c.label || ""}`;
   if (c.style === 5) return el("a", { href: c.url, target: "_blank" }, el("button", { class: "c s5", type: "button" }, `${label} ↗`));
-  const btn = el("button", { class: `c s${c.style}`, type: "button", disabled: !!c.disabled }, label);
+  const btn = el("button", { class: `c s${c.style}`, type: "button", disabled: !!c.disabled, "data-custom-id": c.custom_id }, label);
   btn.addEventListener("click", () => act(btn, "click", { message: m.id, custom_id: c.custom_id }));
   return btn;
 }
@@ -247,7 +336,8 @@ function renderButton(m, c) {
 function renderSelect(m, c) {
   const multi = (c.max_values || 1) > 1;
   const options = c.type === 3 ? c.options : S.state.users.filter((u) => !u.bot).map((u) => ({ label: u.name, value: u.id }));
-  const sel = el("select", { class: "c", disabled: !!c.disabled, multiple: multi, size: multi ? Math.min(options.length, 6) : null },
+  const sel = el("select", { class: "c", disabled: !!c.disabled, multiple: multi, size: multi ? Math.min(options.length, 6) : null,
+    "data-custom-id": c.custom_id },
     multi ? null : el("option", { value: "", selected: true, disabled: true }, c.placeholder || "Make a selection"),
     options.map((o) => el("option", { value: o.value, selected: multi && !!o.default }, o.label + (o.description ? ` — ${o.description}` : ""))));
   const send = () => {
@@ -261,6 +351,7 @@ function renderSelect(m, c) {
 // ---------------------------------------------------------------------------------------------------- actions
 
 async function act(control, kind, body) {
+  if (control.classList.contains("busy")) return;  // one interaction per click, as in Discord
   control.classList.add("busy");
   try {
     const result = await api(kind, { user: S.me, ...body });
@@ -280,11 +371,24 @@ function handleResult(result) {
   for (const m of [...result.messages, ...result.edited]) upsert(m);
 }
 
-function upsert(m) {
-  if (!isVisibleHere(m)) return;
+function upsert(m, fromFeed = false) {
   if (m.audience.kind === "ephemeral" && m.audience.user_id !== S.me) return;
+  if (m.audience.kind === "dm" && m.audience.user_id !== S.me) return;
+  if (!isVisibleHere(m)) {
+    if (fromFeed && !S.messages.has(m.id)) markUnread(m);
+    return;
+  }
   S.messages.set(m.id, m);
   renderMessages();
+}
+
+function markUnread(m) {
+  // A new message elsewhere: the channel (or the DMs) is marked, "@" when it pings us or is a DM.
+  const where = m.audience.kind === "dm" ? "dm" : m.channel_id;
+  if (where === S.channel || !m.author.bot && m.author.id === S.me) return;
+  const ping = m.audience.kind === "dm" || m.pinged.includes(S.me);
+  if (ping || !S.unread.has(where)) S.unread.set(where, ping ? "ping" : "new");
+  renderSidebar();
 }
 
 function openModal(result) {
@@ -343,10 +447,15 @@ function hideCommandUi() {
   $("#command-form").hidden = true;
 }
 
-function showCommandPopup(text) {
-  const query = text.slice(1).trim().toLowerCase();
+function commandMatches(text) {
+  const query = text.slice(1).trim().toLowerCase().replace(/\s+/g, " ");
   const usable = S.commands.filter((c) => !c.managerOnly || meUser().manager);
-  const matches = usable.filter((c) => c.path.startsWith(query) || c.path.includes(query));
+  const first = usable.filter((c) => c.path.startsWith(query));
+  return [...first, ...usable.filter((c) => !first.includes(c) && c.path.includes(query))];
+}
+
+function showCommandPopup(text) {
+  const matches = commandMatches(text);
   const popup = $("#command-popup");
   if (!matches.length) { popup.replaceChildren(el("div", { class: "note" }, "No matching commands")); popup.hidden = false; return; }
   popup.replaceChildren(...matches.map((c) => el("div", { class: "cmd", onclick: () => showCommandForm(c) },
@@ -390,7 +499,8 @@ function optionInput(cmd, opt, form) {
           options[opt.name] = input.value;
           const res = await api("autocomplete", { user: S.me, channel: currentTarget(), command: cmd.path, options, focused: opt.name });
           box.replaceChildren(...res.choices.map((ch) => el("div", { onclick: () => {
-            input.value = String(ch.value); input.dataset.value = JSON.stringify(ch.value); box.replaceChildren();
+            // Like Discord: the field shows the choice's name, the command gets its value.
+            input.value = ch.name; input.dataset.value = JSON.stringify(ch.value); box.replaceChildren();
           } }, ch.name)));
         } catch (err) {
           box.replaceChildren(el("div", { class: "note" }, err.message));
@@ -449,14 +559,31 @@ function connectFeed() {
   if (S.feed) { S.feed.onclose = null; S.feed.close(); }
   const proto = location.protocol === "https:" ? "wss" : "ws";
   const ws = new WebSocket(`${proto}://${location.host}/_sandbox/events?viewer=${S.me}`);
+  ws.onopen = async () => {
+    if (S.online) return;
+    // The sandbox came back (a restart of `make run`): reload everything, the world may have moved on.
+    try {
+      await refreshState();
+      S.online = true;
+      await openChannel(S.channel, { keepCommand: true });
+      toast("Reconnected to the sandbox.", "info");
+    } catch (err) {
+      ws.close();
+    }
+  };
   ws.onmessage = (ev) => {
     const event = JSON.parse(ev.data);
-    if (event.type === "message_create" || event.type === "message_update") upsert(event.message);
+    if (event.type === "message_create") upsert(event.message, true);
+    else if (event.type === "message_update") upsert(event.message);
     else if (event.type === "message_delete") { S.messages.delete(event.message_id); renderMessages(); }
     else if (event.type === "commands_synced") loadCommands();
     else if (/^(thread|channel)_/.test(event.type)) refreshState().then(renderHeader);
   };
-  ws.onclose = () => setTimeout(connectFeed, 1000);
+  ws.onclose = () => {
+    if (S.feed !== ws) return;
+    if (S.online) { S.online = false; renderStatus(); }
+    setTimeout(connectFeed, 1000);
+  };
   S.feed = ws;
 }
 
@@ -482,7 +609,7 @@ $("#composer").addEventListener("submit", async (ev) => {
   const text = input.value.trim();
   if (!text) return;
   if (text.startsWith("/")) {
-    const exact = S.commands.find((c) => `/${c.path}` === text);
+    const exact = S.commands.find((c) => `/${c.path}` === text) || commandMatches(text)[0];
     if (exact) showCommandForm(exact);
     return;
   }
@@ -498,14 +625,31 @@ $("#composer").addEventListener("submit", async (ev) => {
 
 $("#user-switch").addEventListener("change", async (ev) => {
   S.me = ev.target.value;
+  save("me", S.me);
+  S.unread.clear();
   connectFeed();
   await openChannel(S.channel);
 });
 
-setInterval(() => refreshState().catch(() => {}), 5000);
+// The sidebar (threads, the bot's connection) is refreshed every 5 s, every second while the bot is away.
+(function poll() {
+  const botAway = !S.state || !S.state.gateway.connected;
+  setTimeout(async () => {
+    if (S.online) await refreshState().catch(() => {});
+    poll();
+  }, botAway ? 1000 : 5000);
+})();
 
-(async () => {
-  await refreshState();
+(async function boot() {
+  try {
+    await refreshState();
+  } catch (err) {
+    // The sandbox is not up (yet): keep trying, the page comes alive when it does.
+    S.online = false;
+    renderStatus();
+    setTimeout(boot, 1000);
+    return;
+  }
   connectFeed();
   await openChannel(S.channel);
 })();
