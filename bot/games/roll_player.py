@@ -1,0 +1,575 @@
+"""Words and pictures for Roll Player.
+
+Names of races, classes, cards, backstories and alignments come from the engine's data where it has the
+reader's language, and from our own catalog otherwise (the data has no Spanish). Card texts are written from
+each card's effect primitives, so they follow the data when an owner of the game corrects a provisional card.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from bot.games.base import GamePresenter
+from engines.base import Event, View
+from engines.roll_player.data import (
+    ALIGNMENTS,
+    ARMOR_SETS,
+    ATTRIBUTES,
+    BACKSTORIES,
+    BACKSTORY_SCORING,
+    CARDS,
+    CLASSES,
+    DICE,
+    RACES,
+    ROW_ACTION,
+    SOLO,
+)
+from render import roll_player as roll_player_render
+
+_ATTRIBUTE_NAMES = {attr["id"]: attr["name"] for attr in DICE["attributes"]}
+_COLOUR_NAMES = {colour["id"]: colour["name"] for colour in DICE["colours"]}
+_ABILITY_OF_CLASS = {cid: cls["ability"] for cid, cls in CLASSES.items()}
+_RATINGS = {rating["id"]: rating for rating in SOLO["ratings"]}
+
+
+class RollPlayerPresenter(GamePresenter):
+    engine_name = "roll_player"
+    render_table_fn = roll_player_render.render_table
+    # Everything in Roll Player is on the table (the engine's view is the same for every seat), so there is no
+    # private picture: no "My hand" button, and DMs only say that it is your turn.
+    render_private_fn = None
+
+    # --- names ----------------------------------------------------------------------------------------------
+
+    def _named(self, kind: str, ident: str, names: dict[str, str] | None, locale: str) -> str:
+        """The data's name in the reader's language, else ours, else the data's English."""
+        lang = locale[:2]
+        if names and names.get(lang):
+            return names[lang]
+        key = f"name.{kind}.{ident}"
+        if self.has(key):
+            return self.t(key, locale)
+        return (names or {}).get("en") or ident
+
+    def race_name(self, race: str, locale: str) -> str:
+        return self._named("race", race, RACES.get(race, {}).get("name"), locale)
+
+    def class_name(self, cls: str, locale: str) -> str:
+        return self._named("class", cls, CLASSES.get(cls, {}).get("name"), locale)
+
+    def ability_name(self, cls: str, locale: str) -> str:
+        ability = _ABILITY_OF_CLASS.get(cls, {})
+        return self._named("ability", ability.get("id", cls), ability.get("name"), locale)
+
+    def card_name(self, card: str, locale: str) -> str:
+        return self._named("card", card, CARDS.get(card, {}).get("name"), locale)
+
+    def backstory_name(self, ident: str, locale: str) -> str:
+        return self._named("backstory", ident, BACKSTORIES.get(ident, {}).get("name"), locale)
+
+    def alignment_name(self, ident: str, locale: str) -> str:
+        return self._named("alignment", ident, ALIGNMENTS.get(ident, {}).get("name"), locale)
+
+    def set_name(self, ident: str, locale: str) -> str:
+        return self._named("set", ident, ARMOR_SETS.get(ident, {}).get("name"), locale)
+
+    def rating_name(self, ident: str, locale: str) -> str:
+        return self._named("rating", ident, _RATINGS.get(ident, {}).get("name"), locale)
+
+    @staticmethod
+    def attr_name(attr: str, locale: str) -> str:
+        names = _ATTRIBUTE_NAMES.get(attr, {})
+        return names.get(locale[:2]) or names.get("en") or str(attr)
+
+    @staticmethod
+    def colour_name(colour: str, locale: str) -> str:
+        names = _COLOUR_NAMES.get(colour, {})
+        return names.get(locale[:2]) or names.get("en") or str(colour)
+
+    def die_label(self, die: list[Any] | None, locale: str) -> str:
+        if not die:
+            return "—"
+        return self.t("die", locale, colour=self.colour_name(die[0], locale), value=die[1])
+
+    def dice_label(self, dice: list[list[Any]], locale: str) -> str:
+        return ", ".join(self.die_label(die, locale) for die in dice) or "—"
+
+    def position_name(self, pos: str, locale: str) -> str:
+        if not isinstance(pos, str) or len(pos) != 4 or pos[:3] not in ATTRIBUTES:
+            return str(pos)
+        return self.t("position", locale, row=self.attr_name(pos[:3], locale), slot=pos[3])
+
+    def position_label(self, pos: str, view: View, locale: str) -> str:
+        """A box on the viewer's sheet and the die in it: 'Strength box 1: Blue 5'."""
+        seat = view.get("viewer")
+        die = None
+        if seat is not None and isinstance(pos, str) and len(pos) == 4 and pos[:3] in ATTRIBUTES:
+            row = view["seats"][seat]["rows"][pos[:3]]
+            slot = int(pos[3]) - 1
+            die = row[slot] if 0 <= slot < len(row) else None
+        name = self.position_name(pos, locale)
+        return self.t("die_at", locale, position=name, die=self.die_label(die, locale)) if die else name
+
+    def initiative_name(self, number: int, locale: str) -> str:
+        return self.t("initiative", locale, number=number)
+
+    def initiative_label(self, number: int, view: View, locale: str) -> str:
+        card = next((c for c in view.get("initiative", []) if c["number"] == number), None)
+        if card is None or card.get("die") is None:
+            return self.initiative_name(number, locale)
+        text = self.t("initiative_die", locale, number=number, die=self.die_label(card["die"], locale))
+        return self.t("initiative_gold", locale, card=text, gold=card["gold"]) if card.get("gold") else text
+
+    def names_of(self, seats: list[int], names: list[str], locale: str) -> str:
+        return ", ".join(names[s] for s in seats if s is not None and 0 <= s < len(names)) or self.t(
+            "nobody", locale
+        )
+
+    def direction_name(self, direction: str | None, locale: str) -> str:
+        return (
+            self.t(f"direction.{direction}", locale)
+            if direction and self.has(f"direction.{direction}")
+            else "—"
+        )
+
+    def cell_name(self, cell: int, locale: str) -> str:
+        return self.t(f"cell.{cell}", locale) if self.has(f"cell.{cell}") else str(cell)
+
+    def card_type_name(self, kind: str, locale: str) -> str:
+        return self.t(f"card_type.{kind}", locale) if self.has(f"card_type.{kind}") else str(kind)
+
+    def modifiers_text(self, race: str, locale: str) -> str:
+        mods = RACES.get(race, {}).get("modifiers", {})
+        parts = [
+            f"{self.t(f'attr_short.{attr}', locale)} {value:+d}" for attr, value in mods.items() if value
+        ]
+        return ", ".join(parts) or self.t("no_modifiers", locale)
+
+    # --- prices ---------------------------------------------------------------------------------------------
+
+    def price(self, view: View, card: str, discounts: bool) -> int:
+        """What `card` costs the viewer before discount tokens, by the same rules the engine charges."""
+        cost = CARDS[card]["cost"]
+        seat = view.get("viewer")
+        if seat is None or not discounts:
+            return cost
+        me = view["seats"][seat]
+        ability = CLASSES[me["class"]]["ability"]["effect"] if me.get("class") else {}
+        if ability.get("kind") == "type_discount" and ability["card_type"] == CARDS[card]["type"]:
+            cost -= ability["amount"]
+        for weapon in me["cards"]["weapon"]:
+            effect = CARDS[weapon]["effect"]
+            if effect["kind"] == "purchase_discount":
+                cost -= effect["amount"]
+        return max(cost, 0)
+
+    def _buying(self, chosen: dict[str, Any], view: View) -> tuple[str | None, bool]:
+        """The card a tokens choice is about, and whether discounts apply to it."""
+        if chosen.get("type") == "buy_card":
+            return chosen.get("card"), True
+        pending = view.get("pending") or {}
+        return view.get("deck_top"), bool(pending.get("discounts", True))
+
+    # --- choosing actions -----------------------------------------------------------------------------------
+
+    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        kind = chosen.get("type")
+        if key == "type":
+            return self.t(f"type.{value}", locale) if self.has(f"type.{value}") else str(value)
+        if key == "race":
+            return self.t(
+                "race_label",
+                locale,
+                race=self.race_name(value, locale),
+                modifiers=self.modifiers_text(value, locale),
+            )
+        if key == "class":
+            cls = CLASSES.get(value, {})
+            return self.t(
+                "class_label",
+                locale,
+                **{
+                    "class": self.class_name(value, locale),
+                    "colour": self.colour_name(cls.get("colour", ""), locale),
+                    "ability": self.ability_name(value, locale),
+                },
+            )
+        if key == "die":
+            if isinstance(value, int):  # an index into the starting dice still to place
+                seat = view.get("viewer")
+                dice = view["seats"][seat]["start_dice"] if seat is not None else []
+                return self.die_label(dice[value] if 0 <= value < len(dice) else None, locale)
+            return self.position_label(value, view, locale)
+        if key == "other":
+            return self.position_label(value, view, locale)
+        if key == "row":
+            name = self.attr_name(value, locale)
+            if kind == "place_die":
+                return self.t(
+                    "row_with_action",
+                    locale,
+                    row=name,
+                    action=self.t(f"row_action.{ROW_ACTION[value]}", locale),
+                )
+            return name
+        if key == "card":
+            if isinstance(value, int):
+                return self.initiative_label(value, view, locale)
+            name = self.card_name(value, locale)
+            if kind == "buy_card":
+                return self.t("card_price", locale, card=name, gold=self.price(view, value, True))
+            return name
+        if key == "card_type":
+            return self.card_type_name(value, locale)
+        if key == "tokens":
+            card, discounts = self._buying(chosen, view)
+            cost = self.price(view, card, discounts) if card in CARDS else value
+            if value:
+                return self.t("tokens.some", locale, tokens=value, gold=max(cost - value, 0))
+            return self.t("tokens.none", locale, gold=cost)
+        if key == "delta":
+            die = self._die_at(chosen.get("die"), view)
+            after = die[1] + value if die else value
+            return self.t("delta.up" if value > 0 else "delta.down", locale, value=after)
+        if key == "keep_new":
+            pending = view.get("pending") or {}
+            number = pending.get("new") if value else pending.get("old")
+            return self.t(
+                "keep.new" if value else "keep.old", locale, value=number if number is not None else "?"
+            )
+        if key == "direction":
+            return self.direction_name(value, locale)
+        if key == "colour":
+            return self.colour_name(value, locale)
+        if key in ("skill", "copy"):
+            return self.card_name(value, locale) if value else self.t("copy.none", locale)
+        return str(value)
+
+    @staticmethod
+    def _die_at(pos: Any, view: View) -> list[Any] | None:
+        seat = view.get("viewer")
+        if seat is None or not isinstance(pos, str) or len(pos) != 4 or pos[:3] not in ATTRIBUTES:
+            return None
+        row = view["seats"][seat]["rows"][pos[:3]]
+        slot = int(pos[3]) - 1
+        return row[slot] if 0 <= slot < len(row) else None
+
+    def action_text(self, action: dict[str, Any], view: View, locale: str) -> str:
+        kind = action["type"]
+        params = {k: self.value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
+        if kind == "buy_card":  # the price is in the tokens part already
+            params["card"] = self.card_name(action["card"], locale)
+        if "row" in action:
+            params["row"] = self.attr_name(action["row"], locale)
+        key = "action.use_skill_copy" if kind == "use_skill" and action.get("copy") else f"action.{kind}"
+        if self.has(key):
+            return self.t(key, locale, **params)
+        return " · ".join([self.value_label("type", kind, action, view, locale), *params.values()])
+
+    # --- telling what happened ------------------------------------------------------------------------------
+
+    def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
+        kind = event["type"]
+        key = kind
+        if kind == "SkillUsed" and event.get("copy"):
+            key = "SkillUsedCopy"
+        elif kind == "CardBought" and event.get("source") == "deck":
+            key = "CardBoughtFromDeck"
+        elif kind == "CardDiscarded" and event.get("seat") is None:
+            key = "CardDiscardedSolo"
+        if not self.has(f"event.{key}"):
+            return None
+        return self.t(f"event.{key}", locale, **self.event_params(event, {}, names, view, locale))
+
+    def event_params(
+        self, event: Event, params: dict[str, Any], names: list[str], view: View, locale: str
+    ) -> dict[str, Any]:
+        kind = event["type"]
+        params = {k: v for k, v in event.items() if k not in ("type", "private")}
+        seat = event.get("seat")
+        if kind == "RoundStarted":
+            seat = event.get("start")
+        elif kind == "SkillWindowOpened":
+            seat = event.get("before")
+        params["player"] = names[seat] if isinstance(seat, int) and 0 <= seat < len(names) else "—"
+        gold = event.get("gold")
+        params["gold"] = self.t("gold_suffix", locale, gold=gold) if gold else ""
+        if kind in ("CardBought", "CardDiscarded", "GoldTaken", "GoldGained"):
+            params["gold"] = gold or 0
+        tokens = event.get("tokens")
+        params["tokens"] = self.t("tokens_suffix", locale, tokens=tokens) if tokens else ""
+        if "row" in event:
+            params["row"] = self.attr_name(event["row"], locale)
+            params["action"] = self.t(f"row_action.{ROW_ACTION.get(event['row'], 'flip')}", locale)
+        if "colour" in event and "value" in event and kind != "ClassDieDrawn":
+            params["die"] = self.die_label([event["colour"], event["value"]], locale)
+        if "colour" in event:
+            params["colour"] = self.colour_name(event["colour"], locale)
+        if "returned" in event:
+            params["returned"] = self.colour_name(event["returned"], locale)
+        if kind in (
+            "DieFlipped",
+            "DieAdjusted",
+            "DiceSwapped",
+            "DieMoved",
+            "DieRerolled",
+            "RollKept",
+            "DieExchanged",
+        ):
+            params["die"] = self.position_name(event["die"], locale)
+        if "other" in event:
+            params["other"] = self.position_name(event["other"], locale)
+        if "card" in event:
+            card = event["card"]
+            params["card"] = (
+                self.initiative_name(card, locale) if isinstance(card, int) else self.card_name(card, locale)
+            )
+        for key in ("taken", "given"):
+            if key in event:
+                params[key] = self.die_label(event[key], locale)
+        if "dice" in event:
+            params["dice"] = self.dice_label(event["dice"], locale)
+        if "race" in event:
+            params["race"] = self.race_name(event["race"], locale)
+        if "class" in event:
+            params["class"] = self.class_name(event["class"], locale)
+        if "skill" in event:
+            params["skill"] = self.card_name(event["skill"], locale)
+        if event.get("copy"):
+            params["copy"] = self.card_name(event["copy"], locale)
+        if "direction" in event:
+            params["direction"] = self.direction_name(event["direction"], locale)
+        if "cell" in event:
+            params["cell"] = self.cell_name(event["cell"], locale)
+        if kind == "AdventurerRolled":
+            params["target"] = self.t(f"adventurer.{event.get('target') or 'none'}", locale)
+        if "seats" in event:
+            params["players"] = self.names_of(event["seats"], names, locale)
+        if "order" in event:
+            params["players"] = self.names_of(event["order"], names, locale)
+        if kind == "MarketDealt":
+            params["cards"] = ", ".join(self.card_name(c, locale) for c in event["cards"]) or "—"
+        if kind == "GameEnded":
+            params["scores"] = ", ".join(f"{names[i]} {score}" for i, score in enumerate(event["scores"]))
+            params["winners"] = self.names_of(event["winners"], names, locale)
+        return params
+
+    def error_text(self, code: str, params: dict[str, Any], locale: str) -> str:
+        words = dict(params)
+        if isinstance(words.get("direction"), str):
+            words["direction"] = self.direction_name(words["direction"], locale)
+        if self.has(f"error.{code}"):
+            try:
+                return self.t(f"error.{code}", locale, **words)
+            except (KeyError, IndexError):  # a refusal raised with fewer details than usual
+                return self.t(
+                    f"error.{code}", locale, **{"gold": "?", "tokens": "?", "direction": "—", **words}
+                )
+        return super().error_text(code, params, locale)
+
+    def status_text(self, view: View, names: list[str], locale: str) -> str:
+        def name(seat: int | None) -> str:
+            return names[seat] if seat is not None and 0 <= seat < len(names) else "—"
+
+        phase = view["phase"]
+        to_act = view.get("to_act", [])
+        current = to_act[0] if to_act else None
+        if phase == "over":
+            result = view.get("result") or {}
+            rating = (result.get("details") or {}).get("rating")
+            if rating:
+                return self.t("status.rating", locale, rating=self.rating_name(rating, locale))
+            return self.t("status.over", locale)
+        pending = view.get("pending")
+        if pending:
+            return self.t(f"status.pending.{pending['kind']}", locale, player=name(pending.get("seat")))
+        window = view.get("window")
+        if window:
+            return self.t(
+                "status.window",
+                locale,
+                players=self.names_of(window["seats"], names, locale),
+                player=name(window.get("before")),
+            )
+        round_no = view.get("round", 0)
+        if phase == "choose_race":
+            return self.t("status.choose_race", locale, player=name(current))
+        if phase == "choose_class":
+            if view.get("class_offer"):
+                return self.t(
+                    "status.choose_class_offer",
+                    locale,
+                    player=name(current),
+                    colour=self.colour_name(view["class_offer"], locale),
+                )
+            return self.t("status.choose_class", locale, player=name(current))
+        if phase == "place_start":
+            return self.t("status.place_start", locale, players=self.names_of(to_act, names, locale))
+        if phase == "dice":
+            step = view.get("step") if view.get("step") in ("pick", "place", "action") else "pick"
+            return self.t(f"status.{step}", locale, round=round_no, player=name(current))
+        if phase == "market":
+            seat = current
+            recalling = bool(
+                seat is not None
+                and view.get("market_order")
+                and view["market_index"] < len(view["market_order"])
+                and view["market_order"][view["market_index"]] != seat
+            )
+            key = "status.recall" if recalling else "status.market"
+            return self.t(key, locale, round=round_no, player=name(seat))
+        if phase == "cleanup":
+            return self.t(
+                "status.cleanup", locale, round=round_no, players=self.names_of(to_act, names, locale)
+            )
+        return ""
+
+    # --- card lookup for /rules -----------------------------------------------------------------------------
+
+    def card_text(self, card: str, locale: str) -> str:
+        data = CARDS[card]
+        extra = ""
+        if data.get("arrow"):
+            extra += self.t("lookup.arrow", locale, direction=self.direction_name(data["arrow"], locale))
+        if data.get("hands"):
+            extra += self.t("lookup.hands", locale, hands=data["hands"])
+        text = self.effect_text(data["effect"], locale, card=data)
+        if data["type"] == "armor" and data.get("set") in ARMOR_SETS:
+            armour = ARMOR_SETS[data["set"]]
+            steps = ", ".join(self.t("lookup.set_step", locale, **step) for step in armour["stars"])
+            text += " " + self.t(
+                "lookup.set_steps",
+                locale,
+                set=self.set_name(data["set"], locale),
+                size=armour["size"],
+                steps=steps,
+            )
+        if data["type"] == "skill" and self.has(f"timing.{data.get('timing')}"):
+            text = self.t(f"timing.{data['timing']}", locale) + text
+        body = self.t(
+            "lookup.card",
+            locale,
+            card_type=self.card_type_name(data["type"], locale),
+            level=data["level"],
+            cost=data["cost"],
+            extra=extra,
+            text=text,
+        )
+        return self._provisional(body, data, locale)
+
+    def effect_text(self, effect: dict[str, Any], locale: str, card: dict[str, Any] | None = None) -> str:
+        """One effect primitive in words (the data's English text if we have no words for a new primitive)."""
+        kind = effect["kind"]
+        words: dict[str, Any] = {k: v for k, v in effect.items() if k != "kind"}
+        if "row" in effect and kind in ("alignment_row",):
+            words["row"] = self.t(f"alignment_row.{effect['row']}", locale)
+        elif "row" in effect:
+            words["row"] = self.attr_name(effect["row"], locale)
+        if "attr" in effect:
+            words["attr"] = self.attr_name(effect["attr"], locale)
+        if "column" in effect:
+            words["column"] = self.t(f"alignment_column.{effect['column']}", locale)
+        if "cell" in effect:
+            words["cell"] = self.cell_name(effect["cell"], locale)
+        if "card_type" in effect:
+            words["card_type"] = self.card_type_name(effect["card_type"], locale)
+        if kind == "die_bonus":
+            colour = effect["colour"]
+            words["colour"] = (
+                self.t("class_colour", locale) if colour == "class" else self.colour_name(colour, locale)
+            )
+        if kind == "armor_piece" and card is not None:
+            words["set"] = self.set_name(card.get("set", ""), locale)
+            words["colour"] = self.colour_name(card.get("colour", ""), locale)
+        if kind == "buy_from_deck":
+            text = self.t(
+                "effect.buy_from_deck_extra" if effect.get("extra") else "effect.buy_from_deck_instead",
+                locale,
+            )
+            return (
+                text if effect.get("discounts", True) else f"{text} {self.t('effect.no_discounts', locale)}"
+            )
+        if not self.has(f"effect.{kind}"):
+            return ((card or {}).get("text") or {}).get("en", kind)
+        text = self.t(f"effect.{kind}", locale, **words)
+        if effect.get("otherwise"):
+            text += " " + self.t("effect.otherwise", locale, stars=abs(effect["otherwise"]))
+        return text
+
+    def _provisional(self, text: str, data: dict[str, Any], locale: str) -> str:
+        return f"{text}\n*{self.t('provisional', locale)}*" if data.get("provisional") else text
+
+    def class_text(self, cid: str, locale: str) -> str:
+        cls = CLASSES[cid]
+        targets = []
+        for attr in ATTRIBUTES:
+            target = cls["targets"][attr]
+            short = self.t(f"attr_short.{attr}", locale)
+            targets.append(
+                self.t(
+                    f"lookup.target_{target['kind']}",
+                    locale,
+                    attr=short,
+                    **{k: v for k, v in target.items() if k != "kind"},
+                )
+            )
+        ability = cls["ability"]
+        body = self.t(
+            "lookup.class",
+            locale,
+            colour=self.colour_name(cls["colour"], locale),
+            targets="; ".join(targets),
+            ability=self.ability_name(cid, locale),
+            text=self.effect_text(ability["effect"], locale),
+        )
+        return self._provisional(body, cls, locale)
+
+    def _backstory_steps(self, locale: str) -> str:
+        steps = [step for step in BACKSTORY_SCORING if step["stars"]]
+        return ", ".join(self.t("lookup.backstory_step", locale, **step) for step in steps)
+
+    def cards(self, locale: str) -> list[tuple[str, str]]:
+        out: list[tuple[str, str]] = []
+        for race in RACES:
+            out.append(
+                (
+                    self.race_name(race, locale),
+                    self.t("lookup.race", locale, modifiers=self.modifiers_text(race, locale)),
+                )
+            )
+        for cid in CLASSES:
+            out.append((self.class_name(cid, locale), self.class_text(cid, locale)))
+        for bid, story in BACKSTORIES.items():
+            dice = "; ".join(
+                self.t(
+                    "lookup.backstory_die",
+                    locale,
+                    attr=self.t(f"attr_short.{attr}", locale),
+                    slot=story["dice"][attr]["slot"],
+                    colour=self.colour_name(story["dice"][attr]["colour"], locale),
+                )
+                for attr in ATTRIBUTES
+            )
+            out.append(
+                (
+                    self.backstory_name(bid, locale),
+                    self._provisional(
+                        self.t("lookup.backstory", locale, dice=dice, steps=self._backstory_steps(locale)),
+                        story,
+                        locale,
+                    ),
+                )
+            )
+        for aid, card in ALIGNMENTS.items():
+            grid = ", ".join(
+                f"{self.cell_name(i, locale)} {value:+d}" for i, value in enumerate(card["grid"])
+            )
+            out.append(
+                (
+                    self.alignment_name(aid, locale),
+                    self._provisional(self.t("lookup.alignment", locale, grid=grid), card, locale),
+                )
+            )
+        for card in CARDS:
+            out.append((self.card_name(card, locale), self.card_text(card, locale)))
+        return out

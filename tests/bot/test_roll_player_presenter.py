@@ -1,0 +1,270 @@
+"""Roll Player's words: every action offered and every event emitted reads well in every language, within
+Discord's limits, and every refusal the engine can give has a text."""
+
+from __future__ import annotations
+
+import ast
+import re
+import string
+from pathlib import Path
+
+import pytest
+
+from bot import i18n, rules
+from bot.chooser import Chosen, narrow
+from bot.games import presenter
+from engines.base import IllegalAction, visible_to
+from engines.rng import Rng
+from engines.roll_player.data import ALIGNMENTS, BACKSTORIES, CARDS, CLASSES, RACES
+
+GAME = "roll_player"
+NAMES = ["Alice", "Bob", "Carol", "Dave"]
+LOCALES = ("en", "ko", "es")
+BUTTON, OPTION = 80, 100
+PLACEHOLDER = re.compile(r"\{[A-Za-z_][A-Za-z_0-9]*\}")
+# Engine codes that must never reach a reader raw (ids of cards, positions, event and action types).
+RAW = re.compile(
+    r"\b(?:[a-z]+_[a-z_]+|(?:str|dex|con|int|wis|cha)[1-3])\b"  # ids and sheet positions
+    r"|\b[A-Z][a-z]+[A-Z][A-Za-z]+\b"  # event type names
+    r"|\bNone\b|\bFalse\b|\bTrue\b(?! Neutral)"
+)
+
+
+@pytest.fixture(scope="module")
+def game():
+    return presenter(GAME)
+
+
+def _check(text: str | None, what: str) -> None:
+    assert text and text.strip(), f"empty text for {what}"
+    assert not PLACEHOLDER.search(text), f"placeholder left in {text!r} ({what})"
+    assert not RAW.search(text), f"raw code in {text!r} ({what})"
+
+
+def _skill_lover(actions: list[dict], chooser: Rng) -> dict:
+    """Buys skills and uses them whenever it can, so rare skill choices get shown too."""
+    for wanted in (
+        lambda a: a["type"] == "buy_card" and CARDS[a["card"]]["type"] == "skill",
+        lambda a: a["type"] in ("use_skill", "buy_revealed", "take_from_bag", "swap_with_initiative"),
+    ):
+        liked = [a for a in actions if wanted(a)]
+        if liked:
+            return chooser.choice(liked)
+    return chooser.choice(actions)
+
+
+def _playout(players: int, seed: int, options: dict | None = None, policy: str = "random"):
+    """A seeded playout to the end; yields (state, seat, actions, action, after, events) for every move."""
+    engine = presenter(GAME).engine
+    state = engine.new_game(players, engine.validate_options(options or {}), seed)
+    chooser = Rng.from_seed(seed * 31 + players)
+    for _ in range(3000):
+        if engine.outcome(state) is not None:
+            return
+        seat = chooser.choice(sorted(engine.to_act(state)))
+        actions = engine.legal_actions(state, seat)
+        if policy == "skills":
+            action = _skill_lover(actions, chooser)
+        elif policy == "bot":
+            action = engine.bot_action(state, seat, chooser.below(10**6))
+        else:
+            action = chooser.choice(actions)
+        after, events = engine.apply(state, seat, action)
+        yield state, seat, actions, action, after, events
+        state = after
+    raise AssertionError("the game did not end")
+
+
+CASES = [
+    pytest.param(
+        players,
+        seed,
+        options,
+        policy,
+        id=f"{players}p-{seed}-{policy}{'-' + ','.join(options) * bool(options)}",
+    )
+    for players in (1, 2, 3, 4)
+    for seed, options, policy in (
+        (1, {}, "random"),
+        (2, {}, "bot"),
+        (3, {"class_choice": "true", "fair_start": "true"}, "skills"),
+        (4, {"short_game": "true", "random_market": "true", "peaceful_market": "true"}, "random"),
+        (5, {}, "skills"),
+    )
+]
+
+
+@pytest.mark.parametrize(("players", "seed", "options", "policy"), CASES)
+def test_every_offered_action_and_every_event_reads_well(game, players, seed, options, policy):
+    engine = game.engine
+    names = NAMES[:players]
+    for state, seat, actions, action, after, events in _playout(players, seed, options, policy):
+        view = engine.view(state, seat)
+        for offered in actions:  # the picker's prices are the engine's
+            if offered["type"] == "buy_card":
+                card = offered["card"]
+                assert game.price(view, card, True) == engine.price(state, seat, card, True)
+        for locale in LOCALES:
+            for offered in actions:
+                text = game.action_text(offered, view, locale)
+                _check(text, f"action {offered}")
+                assert len(text) <= OPTION, text
+            # Every step of the picker that leads to the chosen action has a prompt and short labels.
+            path: list[int] = []
+            while not isinstance(step := narrow(actions, path), Chosen):
+                _check(game.prompt_text(step.key, locale), f"prompt {step.key}")
+                assert game.has(f"prompt.{step.key}"), step.key
+                labels = [game.value_label(step.key, v, step.chosen, view, locale) for v in step.values]
+                for label, value in zip(labels, step.values, strict=True):
+                    _check(label, f"{step.key}={value}")
+                    assert len(label) <= (BUTTON if len(labels) <= 20 else OPTION), label
+                assert len(set(labels)) == len(labels), f"two choices look alike: {labels}"
+                path.append(step.values.index(action.get(step.key)))
+            status = game.status_text(view, names, locale)
+            _check(status, "status")
+            after_view = engine.view(after, None)
+            for event in events:
+                assert visible_to(event, None), f"Roll Player has no private events: {event}"
+                _check(game.event_text(event, names, after_view, locale), f"event {event}")
+        _check(game.status_text(engine.view(after, None), names, "ko"), "status")
+
+
+def _engine_error_codes() -> set[str]:
+    """Every IllegalAction code raised in the engine's source."""
+    from engines.roll_player import engine as module
+
+    tree = ast.parse(Path(module.__file__).read_text("utf-8"))
+    return {
+        node.args[0].value
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call)
+        and getattr(node.func, "id", None) == "IllegalAction"
+        and node.args
+        and isinstance(node.args[0], ast.Constant)
+    }
+
+
+def test_every_refusal_the_engine_can_give_has_words(game):
+    codes = _engine_error_codes() | {
+        "not_your_turn",
+        "game_over",
+        "illegal_action",
+        "bad_option_value",
+        "unknown_option",
+        "bad_player_count",
+    }
+    assert "row_full" in codes and "cannot_afford" in codes
+    for code in codes:
+        for locale in LOCALES:
+            params = {
+                "card": "longsword",
+                "gold": 3,
+                "tokens": 1,
+                "direction": "up",
+                "skill": "climb",
+                "die": "str1",
+                "delta": 1,
+                "row": "str",
+                "race": "elf",
+                "class": "bard",
+                "action": "buy_card",
+                "phase": "market",
+                "type": "x",
+                "option": "short_game",
+                "value": "x",
+                "players": 5,
+                "min": 1,
+                "max": 4,
+            }
+            text = game.error_text(code, params, locale)
+            assert text and not PLACEHOLDER.search(text), (code, locale, text)
+            if code not in ("illegal_action",):
+                assert text != i18n.t("error.illegal_action", locale), f"no words for {code}"
+
+
+def test_real_refusals_are_explained(game):
+    engine = game.engine
+    state = engine.new_game(2, engine.validate_options({}), 5)
+    seat = engine.to_act(state)[0]
+    tries = [
+        {"type": "choose_race", "race": "nobody"},
+        {"type": "buy_card", "card": "longsword", "tokens": 0},
+        {"type": "fly"},
+    ]
+    for action in tries:
+        with pytest.raises(IllegalAction) as caught:
+            engine.apply(state, seat, action)
+        for locale in LOCALES:
+            text = game.error_text(caught.value.code, dict(caught.value.params), locale)
+            _check(text, caught.value.code)
+
+
+def test_card_lookup_covers_every_component_in_every_language(game):
+    for locale in LOCALES:
+        entries = game.cards(locale)
+        assert len(entries) == len(RACES) + len(CLASSES) + len(BACKSTORIES) + len(ALIGNMENTS) + len(CARDS)
+        names = [name for name, _ in entries]
+        assert len(set(n.casefold() for n in names)) == len(names), "two components share a name"
+        for name, text in entries:
+            _check(name, "card name")
+            _check(text, name)
+            assert len(text) < 1900
+        assert game.lookup_card(names[-1].upper(), locale) == entries[-1]
+    assert "용족" in dict(game.cards("ko")) and "Dracónido" in dict(game.cards("es"))
+    provisional = [text for name, text in game.cards("en") if name == "Longsword"]
+    assert provisional and "Provisional" in provisional[0]
+
+
+def test_every_effect_primitive_in_the_data_has_our_words(game):
+    kinds = {card["effect"]["kind"] for card in CARDS.values()} | {
+        c["ability"]["effect"]["kind"] for c in CLASSES.values()
+    }
+    for kind in kinds - {"buy_from_deck"}:
+        assert game.has(f"effect.{kind}"), kind
+
+
+def test_rules_cover_the_whole_game_in_three_languages():
+    sections = rules.sections(GAME)
+    ids = {s.id for s in sections}
+    assert {
+        "overview",
+        "setup",
+        "dice",
+        "market",
+        "cleanup",
+        "skills",
+        "end",
+        "solo",
+        "variants",
+        "host_rulings",
+    } <= ids
+    options = {opt.name for opt in presenter(GAME).engine.options}
+    variants = next(s for s in sections if s.id == "variants")
+    for locale in LOCALES:
+        assert all(name in variants.body_in(locale) for name in options)
+        for section in sections:
+            assert section.title_in(locale) and len(section.body_in(locale)) < 1900
+    assert rules.find(GAME, "1인 게임", "ko").id == "solo"
+
+
+def test_strings_have_the_same_placeholders_in_every_language(game):
+    def fields(text: str) -> set[str]:
+        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
+
+    english = {k: v for k, v in i18n._CATALOG["en"].items() if k.startswith(f"{GAME}.")}
+    assert len(english) > 300
+    for locale in ("ko", "es"):
+        for key, text in english.items():
+            assert fields(i18n._CATALOG[locale][key]) == fields(text), key
+
+
+def test_every_action_and_event_type_in_the_engine_has_words(game):
+    from engines.roll_player import engine as module
+
+    source = Path(module.__file__).read_text("utf-8")
+    events = set(re.findall(r'"type": "([A-Z][A-Za-z]+)"', source))
+    assert {"DiePlaced", "CardBought", "GameEnded"} <= events
+    for kind in events:
+        assert game.has(f"event.{kind}"), kind
+    for kind in module.ACTION_TYPES:
+        assert game.has(f"type.{kind}") and game.has(f"action.{kind}"), kind

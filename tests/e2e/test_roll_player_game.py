@@ -1,0 +1,225 @@
+"""Whole Roll Player games through the real bot and the loopback Discord-compatible server: a 4-player game
+with two people and two built-in players, and a solo game.
+
+Moves are the engine's built-in player's choices, made by the people through the picker and /play move.
+Drawing the board takes half a second or more on a loaded machine and a 4-player game has over 200 moves, so
+between the first boards and the final one the board picture is a tiny stand-in (the renderer has its own
+tests). Everything else (the bot, the database, the sandbox, every message) is real.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from bot.games.roll_player import RollPlayerPresenter
+from sandbox.model import Message, User
+from tests.e2e.harness import Harness, harness
+
+pytestmark = pytest.mark.e2e
+
+GAME = "roll_player"
+REAL_BOARDS = 3  # the first boards of each game are drawn for real, and every board of a finished game
+
+
+@pytest.fixture
+def quick_boards(monkeypatch) -> Iterator[list[int]]:
+    """Draw the first few boards and the final one for real, the rest as a 1×1 picture.
+    Yields [real boards, stand-ins]."""
+    real = RollPlayerPresenter.render_table_fn
+    counts = [0, 0]
+    tiny = _tiny_png()
+
+    def render(view, names, locale):
+        if counts[0] < REAL_BOARDS or view["phase"] == "over":
+            counts[0] += 1
+            return real(view, names, locale)
+        counts[1] += 1
+        return tiny
+
+    monkeypatch.setattr(RollPlayerPresenter, "render_table_fn", render)
+    yield counts
+
+
+def _tiny_png() -> bytes:
+    import io
+
+    from PIL import Image
+
+    out = io.BytesIO()
+    Image.new("RGB", (1, 1)).save(out, format="PNG")
+    return out.getvalue()
+
+
+async def open_table(h: Harness, host: str, people: list[str], bots: int, options: str | None = None) -> int:
+    args = {"game": GAME} | ({"options": options} if options else {})
+    lobby = (await h.slash(h.users[host], h.games, "play new", args)).message
+    assert lobby is not None and lobby.audience.kind == "public" and "Roll Player" in lobby.text
+    game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+    for name in people:
+        await h.click(h.users[name], lobby, f"lobby:join:{game_id}")
+    for _ in range(bots):
+        await h.click(h.users[host], lobby, f"lobby:bot:{game_id}")
+    await h.click(h.users[host], lobby, f"lobby:start:{game_id}")
+    return game_id
+
+
+def user_at(h: Harness, table, seat: int) -> User | None:
+    user_id = table.user_at(seat)
+    return next((u for u in h.users.values() if int(u.id) == user_id), None)
+
+
+async def human_move(h: Harness, game_id: int, move: int) -> tuple[User, Message | None, int]:
+    """The first person who may act makes the built-in player's choice: by the picker, or every third move by
+    /play move. Returns who moved, the picker used (if any) and the version before the move."""
+    table = await h.table(game_id)
+    seat = next(s for s in table.to_act() if table.user_at(s) is not None)
+    user = user_at(h, table, seat)
+    assert user is not None
+    actions = table.engine.legal_actions(table.state, seat)
+    action = table.engine.bot_action(table.state, seat, table.version)
+    picker = None
+    if move % 3 == 2:
+        index = actions.index(action)
+        result = await h.slash(user, h.thread(table), "play move", {"action": f"{table.version}:{index}"})
+        assert result.message.audience.kind == "ephemeral" and result.message.audience.user_id == user.id
+    else:
+        picker = await h.play_through_chooser(user, game_id, action)
+        assert picker.audience.kind == "ephemeral" and not picker.attachments  # nothing private to show
+    assert (await h.table(game_id)).version > table.version
+    return user, picker, table.version
+
+
+def assert_nothing_private_in_public(h: Harness, people: list[User], dm_users: list[User]) -> None:
+    channels = [h.games, *h.sb.threads(h.games)]
+    for channel in channels:
+        for message in h.sb.messages(channel):
+            if message.audience.kind != "public":
+                continue
+            assert all(a.filename == "board.png" for a in message.attachments), message.text
+            for old in message.history:
+                assert all(name == "board.png" for name in old.get("attachments", [])), old
+    for user in people:
+        for message in h.sb.dms(user):
+            assert message.audience.user_id == user.id
+            assert (
+                not message.attachments
+            )  # Roll Player has no private picture: the DM only says it is your turn
+    assert any(h.sb.dms(user) for user in dm_users)
+
+
+async def test_a_whole_four_player_game_with_people_and_bots(tmp_path, quick_boards):
+    async with harness(tmp_path) as h:
+        alice, bob, dave = h.users["alice"], h.users["bob"], h.users["dave"]
+        game_id = await open_table(h, "alice", ["bob"], bots=2)
+        table = await h.table(game_id)
+        assert table.status == "active" and len(table.seats) == 4
+        assert [s.is_bot for s in table.seats] == [False, False, True, True]
+        thread = h.thread(table)
+        board = h.board_message(table)
+        assert board.attachments[0].filename == "board.png"
+        assert f"table:hand:{game_id}" not in {c["custom_id"] for c in board.interactive()}  # nothing private
+        first = table.to_act()[0]
+        assert "Set-up" in board.text  # the status line, in the server's language
+
+        # A non-player is turned away, privately, from the picker and from /play move.
+        outsider = await h.click(dave, board, f"table:turn:{game_id}")
+        assert outsider.message.audience.user_id == dave.id and "not playing" in outsider.message.text
+        typed = await h.slash(dave, thread, "play move", {"action": f"{table.version}:0"})
+        assert typed.message.audience.user_id == dave.id and "not playing" in typed.message.text
+        assert (await h.table(game_id)).version == table.version
+
+        # The list for /play move is in the reader's language (Bob reads Korean) and within Discord's limits.
+        waiting = next(u for u in (alice, bob) if int(u.id) == table.user_at(first))
+        choices = await h.sb.autocomplete(waiting, thread, "play move", {"action": ""}, focused="action")
+        assert 0 < len(choices) <= 25 and all(len(c["name"]) <= 100 for c in choices)
+        if waiting is bob:
+            assert any("캐릭터 시트" in c["name"] for c in choices)
+
+        movers: set[str] = set()
+        stale: tuple[Message, int] | None = None
+        stale_checked = False
+        moves = 0
+        while (table := await h.table(game_id)).status == "active":
+            user, picker, version = await human_move(h, game_id, moves)
+            movers.add(user.id)
+            if picker is not None and stale is None and moves > 3:
+                stale = (picker, version)
+            moves += 1
+            if moves == 40:
+                await h.restart_bot()
+                table = await h.table(game_id)
+                now = next(s for s in table.to_act() if table.user_at(s) is not None)
+                reopened = await h.click(
+                    user_at(h, table, now), h.board_message(table), f"table:turn:{game_id}"
+                )
+                assert reopened.message.audience.kind == "ephemeral" and reopened.message.components
+            if moves == 45 and stale is not None:
+                # A picker from an earlier moment of the game is refused as out of date, and nothing changes.
+                picker, _ = stale
+                before = (await h.table(game_id)).version
+                old = [c["custom_id"] for c in picker.buttons() if c["custom_id"].startswith("mv:")]
+                assert old
+                owner = alice if picker.audience.user_id == alice.id else bob
+                clicked = await h.click(owner, picker, old[0])
+                assert (await h.table(game_id)).version == before
+                assert clicked.message is picker and ("out of date" in picker.text or "오래된" in picker.text)
+                stale_checked = True
+            assert moves < 400
+
+        assert movers == {alice.id, bob.id} and stale_checked
+        assert h.restarts == 1
+        table = await h.table(game_id)
+        outcome = table.engine.outcome(table.state)
+        final = h.board_message(table)
+        assert "🏆" in final.text and all(name in final.text for name in table.names)
+        assert not final.interactive() and outcome.winners
+        assert "The game is over" in final.text
+        assert quick_boards[0] >= REAL_BOARDS + 1  # the finished board was drawn for real
+        assert_nothing_private_in_public(h, [alice, bob], [alice, bob])
+        assert h.sb.violations == []
+
+
+async def test_a_whole_solo_game(tmp_path, quick_boards):
+    async with harness(tmp_path) as h:
+        bob = h.users["bob"]
+        game_id = await open_table(h, "bob", [], bots=0)
+        table = await h.table(game_id)
+        assert table.status == "active" and len(table.seats) == 1 and table.state["solo"]
+        thread = h.thread(table)
+        board = h.board_message(table)
+        assert "Set-up: Bob chooses a character sheet" in board.text  # public posts: the server's language
+        moves = 0
+        while (await h.table(game_id)).status == "active":
+            _, picker, _ = await human_move(h, game_id, moves)
+            if moves == 0:  # Bob's own picker speaks his language
+                assert picker is not None
+                shown = [old["content"] for old in picker.history] + [picker.text]
+                assert any("캐릭터 시트" in text for text in shown)
+            moves += 1
+            assert moves < 200
+        table = await h.table(game_id)
+        final = h.board_message(table)
+        assert "🏆" in final.text and "Bob" in final.text and "Rating:" in final.text
+        assert table.engine.outcome(table.state).details["rating"]
+        log = await h.slash(bob, thread, "play log")
+        assert log.message.audience.kind == "ephemeral" and "Bob" in log.message.text
+        assert_nothing_private_in_public(h, [bob], [bob])
+        assert h.sb.violations == []
+
+
+async def test_rules_and_card_lookup_in_the_readers_language(tmp_path):
+    async with harness(tmp_path) as h:
+        bob, alice, carol = h.users["bob"], h.users["alice"], h.users["carol"]
+        card = await h.slash(bob, h.games, "rules", {"game": GAME, "topic": "장검"})
+        assert card.message.audience.kind == "ephemeral" and "무기" in card.message.text
+        solo = await h.slash(alice, h.games, "rules", {"game": GAME, "topic": "solo"})
+        assert "adventurer die" in solo.message.text
+        spanish = await h.slash(carol, h.games, "rules", {"game": GAME, "topic": "Ladrón"})
+        assert "Clase" in spanish.message.text
+        topics = await h.sb.autocomplete(
+            bob, h.games, "rules", {"game": GAME, "topic": "변형"}, focused="topic"
+        )
+        assert topics and all(len(c["name"]) <= 100 for c in topics)
+        assert h.sb.violations == []
