@@ -938,6 +938,7 @@ def _finish_shortage(state: State, events: list[Event]) -> None:
     scout["drawn"] = _draw_tiles(state, scout["owed"])
     scout["owed"] = 0
     events.append({"type": "TilesDrawn", "seat": seat, "tiles": list(scout["drawn"]), "private": [seat]})
+    events.append({"type": "TilesScouted", "seat": seat, "count": len(scout["drawn"])})
     if not scout["drawn"]:
         p["task"]["scout"] = None
     _advance_explore(p)
@@ -954,6 +955,7 @@ def _draw_extra_tiles(state: State, events: list[Event]) -> bool:
                 p["task"]["finished"] = True
                 p["task"]["done"] = False
                 events.append({"type": "TilesDrawn", "seat": seat, "tiles": tiles, "private": [seat]})
+                events.append({"type": "TilesScouted", "seat": seat, "count": len(tiles)})
                 drew = True
     return drew
 

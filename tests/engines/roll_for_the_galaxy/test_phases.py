@@ -97,6 +97,7 @@ def test_alien_research_team_draws_an_extra_tile_after_everyone_and_pays_for_a_y
     state, _ = act(state, 0, {"type": "place_tile", "tile": tile, "side": "world", "position": "bottom"})
     assert state["seats"][0]["task"]["done"] and state["seats"][0]["task"]["scout"] is None
     state, events = act(state, 1, {"type": "stock", "color": "white"})
+    assert {"type": "TilesScouted", "seat": 0, "count": 1} in events  # public: a tile drawn, not which
     extra = state["seats"][0]["task"]["scout"]
     assert extra["extra"] and len(extra["drawn"]) == 1 and ENGINE.to_act(state) == [0]
     state, events = act(
@@ -162,6 +163,7 @@ def test_tile_shortage_makes_players_with_three_tiles_return_one_then_the_scout_
     state, events = act(state, 1, {"type": "return_tile", "tile": tile_of("merchant_guild")})
     assert state["shortage"] is None
     assert state["seats"][0]["task"]["scout"]["drawn"] == [tile_of("merchant_guild")]
+    assert {"type": "TilesScouted", "seat": 0, "count": 1} in events  # the others learn how many, not which
 
 
 # --- develop and settle -------------------------------------------------------------------------------------
