@@ -43,7 +43,7 @@ class GameBot(commands.Bot):
             **client_options,
         )
         self.settings = settings
-        self.host = GameHost(self, service, settings.default_locale)
+        self.host = GameHost(self, service, settings.default_locale, settings.demo_move_seconds)
         self.tree.on_error = self.on_app_command_error
 
     async def setup_hook(self) -> None:
@@ -63,17 +63,26 @@ class GameBot(commands.Bot):
         else:
             await self.tree.sync()
         if self.settings.tick_seconds > 0:
-            self.loop.create_task(self._clock_loop(), name="game-clock")
+            clock = self._clock_loop(self.host.tick, self.settings.tick_seconds)
+            self.loop.create_task(clock, name="game-clock")
+            # Demos move every few seconds, far more often than the other timers need checking.
+            self.loop.create_task(
+                self._clock_loop(self.host.play_demos, self.settings.demo_move_seconds), name="demo-clock"
+            )
 
-    async def _clock_loop(self) -> None:
-        """Reminders, deadlines and housekeeping; their times are stored, so a restart just picks them up."""
+    async def _clock_loop(self, work, seconds: float) -> None:
+        """Reminders, deadlines, housekeeping, demo moves: their times are stored; a restart picks them up."""
         await self.wait_until_ready()
         while not self.is_closed():
             try:
-                await self.host.tick()
+                await work()
             except Exception:  # noqa: BLE001 — one bad game must not stop the clock for the others
                 log.exception("clock tick failed")
-            await asyncio.sleep(self.settings.tick_seconds)
+            await asyncio.sleep(seconds)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        """Every interaction, as it arrives (its handler runs alongside): note the user's language for DMs."""
+        await self.host.remember_locale(interaction)
 
     async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error

@@ -12,6 +12,7 @@ import io
 import json
 import logging
 from collections import OrderedDict
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -44,10 +45,19 @@ class Refusal(Exception):
 
 
 class GameHost:
-    def __init__(self, client: discord.Client, service: GameService, default_locale: str = "en") -> None:
+    def __init__(
+        self,
+        client: discord.Client,
+        service: GameService,
+        default_locale: str = "en",
+        demo_move_seconds: float = 5.0,
+    ) -> None:
         self.client = client
         self.service = service
         self.default_locale = default_locale
+        self.demo_move_seconds = demo_move_seconds
+        # Languages heard in interactions whose saving is still under way (see remember_locale).
+        self._heard: dict[int, str] = {}
         # Recent images by (game, version, seat or None for the board, locale): a state is drawn once.
         self._images: OrderedDict[tuple, bytes | None] = OrderedDict()
 
@@ -97,6 +107,43 @@ class GameHost:
         )
         message = await interaction.original_response()
         await self.service.set_messages(table.id, lobby_message_id=message.id)
+
+    async def start_demo(
+        self, interaction: discord.Interaction, engine_name: str, players: int | None, options: str | None
+    ) -> None:
+        """A game the built-in player plays in every seat, in its own thread, one move every few seconds (see
+        play_demos); anyone can follow it, and the host or a server manager stops it with /play abandon."""
+        locale = i18n.norm(str(interaction.locale))
+        settings = await self.service.settings_for(interaction.guild_id)
+        if interaction.guild is not None:
+            self._check_hosting_allowed(interaction, settings, locale)
+        public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale, locale)
+        count = players or presenter(engine_name).engine.min_players
+        names = [i18n.t("bot.name", public_locale, number=n + 1) for n in range(count)]
+        table = await self.service.create_demo(
+            engine_name=engine_name,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            locale=public_locale,
+            bot_names=names,
+            raw_options=parse_options(options, locale),
+            pace=timedelta(seconds=self.demo_move_seconds),
+        )
+        title = table.engine.title(public_locale)
+        await interaction.response.send_message(
+            i18n.t("demo.started", public_locale, game=title, id=table.id, names=", ".join(names),
+                   seconds=f"{self.demo_move_seconds:g}"),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        thread_id = table.record.channel_id
+        channel = self.client.get_channel(table.record.channel_id)
+        if settings.use_threads and isinstance(channel, discord.TextChannel):
+            message = await interaction.original_response()
+            name = i18n.t("game.thread_name", public_locale, game=title, id=table.id)
+            thread_id = (await message.create_thread(name=name)).id
+        await self.service.set_messages(table.id, thread_id=thread_id)
+        await self.post_board(await self.service.get(table.id), new_message=True)
 
     async def public_locale(self, guild_id: int | None, guild_locale: Any, fallback: str) -> str:
         """Public posts use the server's chosen language, else the server's Discord language."""
@@ -248,7 +295,8 @@ class GameHost:
         content = await self.board_content(table, game)
         channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
         running = table.status == ACTIVE
-        view = board_view(table, locale, game.has_private) if running else None
+        demo = table.record.demo_move_at is not None  # nobody to take a turn: a board to watch
+        view = board_view(table, locale, game.has_private) if running and not demo else None
         quiet = {s.user_id for s in table.seats if not s.pings}
         # A chance to react in someone else's turn is offered privately (by DM), never announced.
         reacting = set(table.engine.reaction_seats(table.state)) if table.state is not None else set()
@@ -311,15 +359,20 @@ class GameHost:
         if table.state is not None:
             turn_seats = {s for s in turn_seats if not self._only_passing(table, s)}
             seats = [s for s in seats if s in turn_seats or s not in table.engine.reaction_seats(table.state)]
-        jobs = [self._dm_seat(table, game, seat, seat in turn_seats) for seat in seats]
+        users = [user for seat in seats if (user := table.user_at(seat)) is not None]
+        locales = await self.reader_locales(users, table.record.locale) if users else {}
+        jobs = [self._dm_seat(table, game, seat, seat in turn_seats, locales) for seat in seats]
         await asyncio.gather(*jobs)
 
-    async def _dm_seat(self, table: Table, game: GamePresenter, seat: int, their_turn: bool) -> None:
+    async def _dm_seat(
+        self, table: Table, game: GamePresenter, seat: int, their_turn: bool, locales: dict[int, str]
+    ) -> None:
+        """One seat's DM (and picture) in its holder's own language."""
         record = next(s for s in table.seats if s.seat == seat)
         if record.user_id is None or record.dms_closed:  # closed DMs were noted once in the thread
             return
         their_turn = their_turn and record.pings
-        locale = table.record.locale
+        locale = locales[record.user_id]
         title = game.title(locale)
         link = f"https://discord.com/channels/{table.record.guild_id or '@me'}/{table.record.thread_id}"
         lines = []
@@ -342,9 +395,29 @@ class GameHost:
                 await self.service.set_dms_closed(table.id, record.user_id, True)
                 channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
                 await channel.send(
-                    i18n.t("game.dm_closed", locale, mention=f"<@{record.user_id}>"),
+                    i18n.t("game.dm_closed", table.record.locale, mention=f"<@{record.user_id}>"),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(record.user_id)]),
                 )
+
+    async def remember_locale(self, interaction: discord.Interaction) -> None:
+        """Discord tells us a user's language only when they interact: keep it for the DMs we send them later.
+        This runs for every interaction as it arrives, alongside its handler; until the write is done,
+        `_heard` lets the handler's own DMs (the starting host's, a substitute's) use it already."""
+        if interaction.type == discord.InteractionType.autocomplete:  # keystrokes: the command will tell
+            return
+        user_id, locale = interaction.user.id, i18n.norm(str(interaction.locale))
+        self._heard[user_id] = locale
+        try:
+            await self.service.remember_locale(user_id, locale)
+        finally:
+            if self._heard.get(user_id) == locale:
+                del self._heard[user_id]
+
+    async def reader_locales(self, user_ids: list[int], fallback: str) -> dict[int, str]:
+        """Each user's language for private messages: that of their last interaction, else `fallback`."""
+        known = await self.service.user_locales(user_ids)
+        known.update((user, self._heard[user]) for user in user_ids if user in self._heard)
+        return {user: known.get(user, fallback) for user in user_ids}
 
     @staticmethod
     def _only_passing(table: Table, seat: int) -> bool:
@@ -726,7 +799,8 @@ class GameHost:
     # --- the clock --------------------------------------------------------------------------------------------------
 
     async def tick(self) -> None:
-        """Everything the clock makes due: reminders, deadline moves, bot turns, archiving, expired lobbies."""
+        """Everything the clock makes due: reminders, deadline moves, bot turns, archiving, expired lobbies, and
+        demo moves (which also have a faster clock of their own)."""
         due = await self.service.due(self.service.clock())
         for table, seat in due.reminders:
             user = table.user_at(seat)
@@ -762,6 +836,18 @@ class GameHost:
                 )
                 text = f"{self.lobby_text(table)}\n\n{i18n.t('game.lobby_expired', table.record.locale)}"
                 await _quietly(message.edit(content=_clip(text), view=None))
+        await self.play_demos()
+
+    async def play_demos(self) -> None:
+        """One move for each demo whose time has come, shown by editing its board; the final board is a new
+        message, which pings the game's followers."""
+        pace = timedelta(seconds=self.demo_move_seconds)
+        for game_id in await self.service.demos_due(self.service.clock()):
+            try:
+                result = await self.service.act_for_demo(game_id, pace)
+            except ServiceError:  # stopped or moved meanwhile
+                continue
+            await _quietly(self.post_board(result.table, new_message=result.table.status == FINISHED))
 
     # --- finding games --------------------------------------------------------------------------------------------
 

@@ -14,6 +14,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from sqlalchemy import case, func, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
@@ -174,10 +175,7 @@ class GameService:
         locale: str,
         raw_options: dict[str, Any],
     ) -> Table:
-        try:
-            engine = get_engine(engine_name)
-        except KeyError:
-            raise ServiceError("unknown_game", game=engine_name) from None
+        engine = _known_engine(engine_name)
         options = engine.validate_options(raw_options)
         now = self.clock()
         async with self.sessions() as session, session.begin():
@@ -195,6 +193,50 @@ class GameService:
                 updated_at=now,
             )
             record.seats = [Seat(seat=0, user_id=host_id, display_name=host_name)]
+            session.add(record)
+        return await self.get(record.id)
+
+    async def create_demo(
+        self,
+        *,
+        engine_name: str,
+        guild_id: int | None,
+        channel_id: int,
+        host_id: int,
+        locale: str,
+        bot_names: list[str],
+        raw_options: dict[str, Any],
+        pace: timedelta,
+    ) -> Table:
+        """A game started at once with the built-in player in every seat; its first move is due in `pace`."""
+        engine = _known_engine(engine_name)
+        try:
+            engine.check_players(len(bot_names))
+        except IllegalAction as refusal:
+            refusal.engine = engine.name  # the message names the game
+            raise
+        options = engine.validate_options(raw_options)
+        seed = self.new_seed()
+        state = engine.new_game(len(bot_names), options, seed)
+        now = self.clock()
+        async with self.sessions() as session, session.begin():
+            record = Game(
+                engine=engine.name,
+                status=ACTIVE,
+                guild_id=guild_id,
+                channel_id=channel_id,
+                host_id=host_id,
+                locale=locale,
+                options=options,
+                seed=seed,
+                state=engine.dump(state),
+                version=1,
+                created_at=now,
+                updated_at=now,
+                waiting_since=now,
+                demo_move_at=now + pace,
+            )
+            record.seats = [Seat(seat=n, user_id=None, display_name=name) for n, name in enumerate(bot_names)]
             session.add(record)
         return await self.get(record.id)
 
@@ -393,7 +435,24 @@ class GameService:
             )
             return await self._apply_and_commit(table, seat, SYSTEM_USER, action)
 
-    async def _apply_and_commit(self, table: Table, seat: int, user_id: int, action: Action) -> MoveResult:
+    async def act_for_demo(self, game_id: int, pace: timedelta) -> MoveResult:
+        """A demo's next move, if it is due by now; the one after it is due `pace` later."""
+        async with self._lock(game_id):
+            table = await self.get(game_id)
+            now = self.clock()
+            due_at = table.record.demo_move_at
+            seats = table.bots_to_act()
+            if table.status != ACTIVE or due_at is None or _aware(due_at) > now or not seats:
+                raise ServiceError("stale")  # not due yet, over, or another process moved it first
+            assert table.state is not None
+            action = table.engine.bot_action(table.state, seats[0], table.record.seed ^ table.version)
+            return await self._apply_and_commit(
+                table, seats[0], SYSTEM_USER, action, {"demo_move_at": now + pace}
+            )
+
+    async def _apply_and_commit(
+        self, table: Table, seat: int, user_id: int, action: Action, extra: dict[str, Any] | None = None
+    ) -> MoveResult:
         assert table.state is not None
         before = table.engine.to_act(table.state)
         try:
@@ -401,7 +460,7 @@ class GameService:
         except IllegalAction as refusal:
             refusal.engine = table.engine.name
             raise
-        after = await self._commit_move(table, seat, user_id, action, events, state)
+        after = await self._commit_move(table, seat, user_id, action, events, state, extra)
         return MoveResult(after, seat, action, events, before)
 
     async def add_bot(self, game_id: int, user_id: int, name: str) -> Table:
@@ -462,6 +521,8 @@ class GameService:
                 record = await session.get(Game, game_id)
                 if record is None or record.status != ACTIVE:
                     raise ServiceError("game_not_running")
+                if record.demo_move_at is not None:
+                    raise ServiceError("demo_no_seats")
                 if any(s.user_id == user_id for s in record.seats):
                     raise ServiceError("already_joined")
                 free = [s for s in record.seats if s.is_bot and (seat is None or s.seat == seat)]
@@ -618,6 +679,28 @@ class GameService:
             )
             return set(rows)
 
+    async def remember_locale(self, user_id: int, locale: str) -> None:
+        """The language a user's interaction came in; written only when it changed."""
+        try:
+            async with self.sessions() as session, session.begin():
+                prefs = await session.get(UserPrefs, user_id)
+                if prefs is None:
+                    session.add(UserPrefs(user_id=user_id, locale=locale))
+                elif prefs.locale != locale:
+                    prefs.locale = locale
+        except IntegrityError:  # the user's row was created meanwhile (two interactions at once): update that
+            await self.remember_locale(user_id, locale)
+
+    async def user_locales(self, user_ids: list[int]) -> dict[int, str]:
+        """The last seen language of each of these users who has interacted with us."""
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(UserPrefs.user_id, UserPrefs.locale).where(
+                    UserPrefs.user_id.in_(user_ids), UserPrefs.locale.is_not(None)
+                )
+            )
+            return {user_id: locale for user_id, locale in rows}
+
     async def set_pings(self, game_id: int, user_id: int, on: bool) -> None:
         async with self.sessions() as session, session.begin():
             result = await session.execute(
@@ -646,6 +729,8 @@ class GameService:
                 continue
             if _hours(now - _aware(record.updated_at)) >= settings.idle_archive_days * 24:
                 due.idle_games.append(table)
+                continue
+            if record.demo_move_at is not None:  # a demo keeps its own pace (demos_due)
                 continue
             waiting = record.waiting_since and _hours(now - _aware(record.waiting_since))
             if not waiting:
@@ -677,6 +762,16 @@ class GameService:
                 ):
                     due.reminders.append((table, seat_number))
         return due
+
+    async def demos_due(self, now: datetime) -> list[int]:
+        """The running demos whose next move is due."""
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(Game.id, Game.demo_move_at).where(
+                    Game.status == ACTIVE, Game.demo_move_at.is_not(None)
+                )
+            )
+            return [game_id for game_id, due_at in rows if _aware(due_at) <= now]
 
     async def close(self, game_id: int, status: str) -> Table:
         """End a game without a result (an idle game archived, a lobby that nobody started)."""
@@ -765,6 +860,13 @@ SETTINGS_COLUMNS = (
     "lobby_expiry_hours",
     "reaction_window_minutes",
 )
+
+
+def _known_engine(name: str) -> Engine:
+    try:
+        return get_engine(name)
+    except KeyError:
+        raise ServiceError("unknown_game", game=name) from None
 
 
 def _hours(delta: timedelta) -> float:

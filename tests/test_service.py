@@ -195,3 +195,81 @@ async def test_migrations_build_exactly_the_models_schema(database_url):
         )
     await engine.dispose()
     assert diff == []
+
+
+async def test_a_database_at_the_first_schema_is_upgraded_in_place(database_url):
+    from alembic import command
+    from sqlalchemy import text
+
+    from bot.db import alembic_config
+
+    await asyncio.to_thread(command.upgrade, alembic_config(database_url), "0001")
+    engine = make_engine(database_url)
+    async with engine.begin() as connection:
+        insert = text("INSERT INTO user_prefs (user_id, vacation) VALUES (7, :on)")
+        await connection.execute(insert, {"on": True})
+    await migrate(database_url)
+    service = GameService(make_sessionmaker(engine))
+    assert await service.on_vacation([7]) == {7}  # what was there survives
+    assert await service.user_locales([7]) == {}  # and no language is known until the user interacts
+    await service.remember_locale(7, "ko")
+    assert await service.user_locales([7]) == {7: "ko"}
+    await engine.dispose()
+
+
+async def test_a_users_last_language_is_remembered(service):
+    assert await service.user_locales([1, 2]) == {}
+    # Two first interactions at once: one creates the row, the other finds it.
+    await asyncio.gather(service.remember_locale(1, "ko"), service.remember_locale(1, "ko"))
+    await service.set_vacation(2, True)
+    await service.remember_locale(2, "es")
+    assert await service.user_locales([1, 2, 3]) == {1: "ko", 2: "es"}
+    await service.remember_locale(1, "en")
+    assert await service.user_locales([1]) == {1: "en"}
+    assert await service.on_vacation([1, 2]) == {2}
+
+
+async def test_a_demo_moves_at_its_own_pace_until_it_ends(database_url):
+    from datetime import UTC, datetime, timedelta
+
+    await migrate(database_url)
+    engine = make_engine(database_url)
+    now = [datetime(2026, 3, 1, 9, tzinfo=UTC)]
+    service = GameService(make_sessionmaker(engine), clock=lambda: now[0], new_seed=lambda: 77)
+    pace = timedelta(seconds=5)
+
+    def create(bots: int):
+        return service.create_demo(
+            engine_name="druids", guild_id=1, channel_id=10, host_id=100, locale="en",
+            bot_names=[f"Bot {n}" for n in range(1, bots + 1)], raw_options={}, pace=pace,
+        )
+
+    with pytest.raises(IllegalAction) as refused:
+        await create(1)
+    assert refused.value.code == "bad_player_count" and refused.value.engine == "druids"
+    table = await create(2)
+    assert table.status == ACTIVE and table.version == 1 and all(s.is_bot for s in table.seats)
+    assert await service.demos_due(now[0]) == []
+    with pytest.raises(ServiceError):
+        await service.act_for_demo(table.id, pace)  # not due yet
+    with pytest.raises(ServiceError) as refused:
+        await service.substitute(table.id, 101, "Eve", None)
+    assert refused.value.code == "demo_no_seats"
+
+    now[0] += pace
+    assert await service.demos_due(now[0]) == [table.id]
+    assert (await service.due(now[0])).bot_turns == []  # the ordinary clock leaves a demo to its own pace
+    moved = await service.act_for_demo(table.id, pace)
+    assert moved.table.version == 2 and moved.table.record.demo_move_at == now[0] + pace
+    with pytest.raises(ServiceError):
+        await service.act_for_demo(table.id, pace)  # one move per step of the pace
+    assert await service.demos_due(now[0]) == []
+
+    while (table := await service.get(table.id)).status == ACTIVE:
+        now[0] += pace
+        await service.act_for_demo(table.id, pace)
+        assert table.version < 500
+    assert table.status == FINISHED
+    assert {m.user_id for m in await service.moves(table.id)} == {0}
+    assert await service.demos_due(now[0] + pace) == []
+    await engine.dispose()

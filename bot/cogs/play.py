@@ -25,6 +25,10 @@ def _game_choices() -> list[app_commands.Choice[str]]:
     ]
 
 
+def _most_players() -> int:
+    return max(p.engine.max_players for p in presenters().values())
+
+
 class PlayCog(commands.Cog):
     play = app_commands.Group(name="play", description=_desc("play.description"))
 
@@ -53,6 +57,20 @@ class PlayCog(commands.Cog):
     @app_commands.choices(game=_game_choices())
     async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str], options: str | None = None):
         await self.host.new_lobby(interaction, game.value, options)
+
+    @play.command(name="demo", description=_desc("play.demo.description"))
+    @app_commands.describe(
+        game=_desc("option.game"), players=_desc("option.players"), options=_desc("option.options")
+    )
+    @app_commands.choices(game=_game_choices())
+    async def demo(
+        self,
+        interaction: discord.Interaction,
+        game: app_commands.Choice[str],
+        players: app_commands.Range[int, 1, _most_players()] | None = None,
+        options: str | None = None,
+    ):
+        await self.host.start_demo(interaction, game.value, players, options)
 
     @play.command(name="join", description=_desc("play.join.description"))
     @app_commands.describe(game=_desc("option.game_id"))

@@ -42,6 +42,8 @@ class Game(Base):
     deadline_hours: Mapped[float | None] = mapped_column(Float)
     # A pending undo that needs the other players' approval: {"version", "seat", "approvals": [seats]}.
     undo_request: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Set only for a demo (the built-in player in every seat): when the clock plays its next move.
+    demo_move_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
@@ -101,6 +103,8 @@ class UserPrefs(Base):
 
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     vacation: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The language of the user's last interaction (en, ko, es): Discord tells it only then; DMs need it later.
+    locale: Mapped[str | None] = mapped_column(String(8))
 
 
 class GuildSettings(Base):
