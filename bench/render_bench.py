@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import partial
+
 from bench.common import summary, timed
 from bot.games import presenters
 from engines.rng import Rng
@@ -37,6 +39,24 @@ def run(repeat: int = 20) -> None:
             times = timed(lambda own=own: game.render_private(own, "en"), repeat)
             size = len(game.render_private(own, "en") or b"")
             print(f"{name:22} private  {summary(times)}  {size / 1024:.0f} kB  {_verdict(times, size)}")
+    by_player_count(repeat)
+
+
+def by_player_count(repeat: int) -> None:
+    """The table image at every player count up to four (one player is Roll Player's solo game), after 60
+    random moves and after 400 (by then a Roll Player game is over and its image shows the scores)."""
+    print("\n## Table image by player count (warm caches; time in English, size in Korean)")
+    for name, game in sorted(presenters().items()):
+        engine = game.engine
+        for players in range(engine.min_players, min(4, engine.max_players) + 1):
+            for moves in (60, 400):
+                public = engine.view(mid_game(engine, players, 7, moves), None)
+                names = [f"Player {i + 1}" for i in range(players)]
+                game.render_table(public, names, "en")
+                times = timed(partial(game.render_table, public, names, "en"), repeat)
+                size = len(game.render_table(public, names, "ko"))
+                label = f"{name} {players}p{' solo' if players == 1 else ''} @{moves}"
+                print(f"{label:32} {summary(times)}  {size / 1024:.0f} kB  {_verdict(times, size)}")
 
 
 def _verdict(times: list[float], size: int) -> str:

@@ -6,6 +6,7 @@ Renderers are pure: a view in, PNG bytes out. They never see a full game state, 
 from __future__ import annotations
 
 import io
+from collections.abc import Iterable
 from functools import lru_cache
 from pathlib import Path
 
@@ -67,3 +68,70 @@ def readable_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     """Black or white, whichever reads better on `colour`."""
     r, g, b = colour[:3]
     return (20, 20, 20) if (r * 299 + g * 587 + b * 114) / 1000 > 150 else (250, 250, 250)
+
+
+# --- for images drawn often: rasterise once, then only composite --------------------------------------------
+
+
+@lru_cache(maxsize=4096)
+def _text_mask(text: str, size: int, bold: bool, anchor: str) -> tuple[Image.Image, int, int]:
+    """The text's coverage as an "L" image, and where its top-left sits relative to the anchor point."""
+    face = font(size, bold)
+    left, top, right, bottom = face.getbbox(text, anchor=anchor)
+    mask = Image.new("L", (max(right - left, 1), max(bottom - top, 1)))
+    ImageDraw.Draw(mask).text((-left, -top), text, font=face, fill=255, anchor=anchor)
+    return mask, left, top
+
+
+def paste_text(
+    image: Image.Image,
+    xy: tuple[float, float],
+    text: str,
+    size: int,
+    fill: RGB,
+    bold: bool = False,
+    anchor: str = "la",
+) -> None:
+    """ImageDraw.text for labels that come back image after image: rasterised once, then only blended in."""
+    mask, left, top = _text_mask(text, size, bold, anchor)
+    image.paste(fill, (round(xy[0]) + left, round(xy[1]) + top), mask)
+
+
+@lru_cache(maxsize=4096)
+def fitted(text: str, size: int, max_width: int, bold: bool = False) -> str:
+    """fit_text without a drawing, remembered: the same names are shortened on every image."""
+    face = font(size, bold)
+    if face.getlength(text) <= max_width:
+        return text
+    while text and face.getlength(text + "…") > max_width:
+        text = text[:-1]
+    return text + "…"
+
+
+RGB = tuple[int, int, int]
+
+
+def _blend(ground: RGB, ink: RGB, share: float) -> RGB:
+    """`share` of `ink` over `ground`."""
+    return tuple(round(g + (i - g) * share) for g, i in zip(ground, ink, strict=True))  # type: ignore[return-value]
+
+
+def fixed_palette(colours: Iterable[RGB], text_on: dict[RGB, list[RGB]], steps: int = 5) -> Image.Image:
+    """A palette for quantize(palette=…): every colour drawn, plus `steps` blends of each text colour
+    over each ground it is drawn on (anti-aliased letter edges; Pillow draws shapes without anti-aliasing)."""
+    entries = dict.fromkeys(tuple(c) for c in colours)
+    for ground, inks in text_on.items():
+        for ink in inks:
+            for k in range(steps + 2):
+                entries[_blend(ground, ink, k / (steps + 1))] = None
+    if len(entries) > 256:
+        raise ValueError(f"{len(entries)} colours do not fit a palette")
+    palette = Image.new("P", (1, 1))
+    palette.putpalette([channel for colour in entries for channel in colour])
+    return palette
+
+
+def to_png_fixed(image: Image.Image, palette: Image.Image) -> bytes:
+    """Encode a flat-coloured picture through a fixed palette: mapping to known colours is several times
+    faster than choosing a palette per image, and the PNG is as small."""
+    return to_png(image.quantize(palette=palette, dither=Image.Dither.NONE))

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot import i18n
 from bot.games.base import GamePresenter
 from engines.base import Event, View
 from engines.roll_player.data import (
@@ -432,7 +433,7 @@ class RollPlayerPresenter(GamePresenter):
         if data.get("arrow"):
             extra += self.t("lookup.arrow", locale, direction=self.direction_name(data["arrow"], locale))
         if data.get("hands"):
-            extra += self.t("lookup.hands", locale, hands=data["hands"])
+            extra += self.t(f"lookup.hands.{data['hands']}", locale)
         text = self.effect_text(data["effect"], locale, card=data)
         if data["type"] == "armor" and data.get("set") in ARMOR_SETS:
             armour = ARMOR_SETS[data["set"]]
@@ -489,8 +490,9 @@ class RollPlayerPresenter(GamePresenter):
             return (
                 text if effect.get("discounts", True) else f"{text} {self.t('effect.no_discounts', locale)}"
             )
-        if not self.has(f"effect.{kind}"):
-            return ((card or {}).get("text") or {}).get("en", kind)
+        if not self.has(f"effect.{kind}"):  # a primitive new to the data: the card's own text
+            texts = (card or {}).get("text") or {}
+            return texts.get(locale[:2]) or texts.get("en", kind)
         text = self.t(f"effect.{kind}", locale, **words)
         if effect.get("otherwise"):
             text += " " + self.t("effect.otherwise", locale, stars=abs(effect["otherwise"]))
@@ -520,7 +522,7 @@ class RollPlayerPresenter(GamePresenter):
             colour=self.colour_name(cls["colour"], locale),
             targets="; ".join(targets),
             ability=self.ability_name(cid, locale),
-            text=self.effect_text(ability["effect"], locale),
+            text=self.effect_text(ability["effect"], locale, card=ability),
         )
         return self._provisional(body, cls, locale)
 
@@ -528,18 +530,43 @@ class RollPlayerPresenter(GamePresenter):
         steps = [step for step in BACKSTORY_SCORING if step["stars"]]
         return ", ".join(self.t("lookup.backstory_step", locale, **step) for step in steps)
 
-    def cards(self, locale: str) -> list[tuple[str, str]]:
-        out: list[tuple[str, str]] = []
-        for race in RACES:
-            out.append(
-                (
-                    self.race_name(race, locale),
-                    self.t("lookup.race", locale, modifiers=self.modifiers_text(race, locale)),
-                )
-            )
-        for cid in CLASSES:
-            out.append((self.class_name(cid, locale), self.class_text(cid, locale)))
-        for bid, story in BACKSTORIES.items():
+    def _components(self) -> list[tuple[str, str]]:
+        """(kind, id) of everything /rules can look up, in the order cards() lists them."""
+        return [
+            *(("race", ident) for ident in RACES),
+            *(("class", ident) for ident in CLASSES),
+            *(("backstory", ident) for ident in BACKSTORIES),
+            *(("alignment", ident) for ident in ALIGNMENTS),
+            *(("card", ident) for ident in CARDS),
+        ]
+
+    def component_name(self, kind: str, ident: str, locale: str) -> str:
+        namer = {
+            "race": self.race_name,
+            "class": self.class_name,
+            "backstory": self.backstory_name,
+            "alignment": self.alignment_name,
+            "card": self.card_name,
+        }[kind]
+        return namer(ident, locale)
+
+    def _aliases(self, kind: str, ident: str, locale: str) -> list[str]:
+        """What a reader of `locale` may type to find a component: its name, and for a class its ability's."""
+        names = [self.component_name(kind, ident, locale)]
+        if kind == "class":
+            names.append(self.ability_name(ident, locale))
+        return names
+
+    def _entry(self, kind: str, ident: str, locale: str) -> str:
+        """The lookup text of one component, without its names."""
+        if kind == "race":
+            return self.t("lookup.race", locale, modifiers=self.modifiers_text(ident, locale))
+        if kind == "class":
+            return self.class_text(ident, locale)
+        if kind == "card":
+            return self.card_text(ident, locale)
+        if kind == "backstory":
+            story = BACKSTORIES[ident]
             dice = "; ".join(
                 self.t(
                     "lookup.backstory_die",
@@ -550,26 +577,65 @@ class RollPlayerPresenter(GamePresenter):
                 )
                 for attr in ATTRIBUTES
             )
-            out.append(
+            body = self.t("lookup.backstory", locale, dice=dice, steps=self._backstory_steps(locale))
+            return self._provisional(self._with_flavour(body, story, locale), story, locale)
+        card = ALIGNMENTS[ident]
+        grid = ", ".join(
+            f"{self.cell_name(i, locale)} {value:+d}" if value else f"{self.cell_name(i, locale)} 0"
+            for i, value in enumerate(card["grid"])
+        )
+        body = self.t("lookup.alignment", locale, grid=grid)
+        return self._provisional(self._with_flavour(body, card, locale), card, locale)
+
+    @staticmethod
+    def _with_flavour(body: str, data: dict[str, Any], locale: str) -> str:
+        """The card's own words (a story, a character sketch) in italics, where the data has the language."""
+        flavour = (data.get("text") or {}).get(locale[:2])
+        return f"*{flavour}*\n{body}" if flavour else body
+
+    def _other_names(self, kind: str, ident: str, locale: str) -> str:
+        """The component's names in the other languages, so a Korean reader can match an English card."""
+        own = self.component_name(kind, ident, locale)
+        others = dict.fromkeys(
+            self.component_name(kind, ident, other) for other in i18n.LOCALES if other != i18n.norm(locale)
+        )
+        return " · ".join(name for name in others if name != own)
+
+    def _lookup_entry(self, kind: str, ident: str, locale: str) -> tuple[str, str]:
+        body = self._entry(kind, ident, locale)
+        others = self._other_names(kind, ident, locale)
+        if others:
+            body = self.t("lookup.names", locale, names=others) + "\n" + body
+        return self.component_name(kind, ident, locale), body
+
+    def cards(self, locale: str) -> list[tuple[str, str]]:
+        return [self._lookup_entry(kind, ident, locale) for kind, ident in self._components()]
+
+    def lookup_card(self, name: str, locale: str) -> tuple[str, str] | None:
+        """A component by its name (or a class by its ability) in any language, told in the reader's."""
+        wanted = name.casefold().strip()
+        for lang in dict.fromkeys((i18n.norm(locale), *i18n.LOCALES)):  # the reader's language first
+            for kind, ident in self._components():
+                if wanted in (alias.casefold() for alias in self._aliases(kind, ident, lang)):
+                    return self._lookup_entry(kind, ident, locale)
+        return None
+
+    def suggest_cards(self, typed: str, locale: str) -> list[tuple[str, str]]:
+        """Names containing what was typed, in any language; the label adds the name the reader typed if it
+        is another language's."""
+        wanted = typed.casefold().strip()
+        out = []
+        for kind, ident in self._components():
+            own = self.component_name(kind, ident, locale)
+            typed_as = next(
                 (
-                    self.backstory_name(bid, locale),
-                    self._provisional(
-                        self.t("lookup.backstory", locale, dice=dice, steps=self._backstory_steps(locale)),
-                        story,
-                        locale,
-                    ),
-                )
+                    alias
+                    for lang in dict.fromkeys((i18n.norm(locale), *i18n.LOCALES))
+                    for alias in self._aliases(kind, ident, lang)
+                    if wanted in alias.casefold()
+                ),
+                None,
             )
-        for aid, card in ALIGNMENTS.items():
-            grid = ", ".join(
-                f"{self.cell_name(i, locale)} {value:+d}" for i, value in enumerate(card["grid"])
-            )
-            out.append(
-                (
-                    self.alignment_name(aid, locale),
-                    self._provisional(self.t("lookup.alignment", locale, grid=grid), card, locale),
-                )
-            )
-        for card in CARDS:
-            out.append((self.card_name(card, locale), self.card_text(card, locale)))
-        return out
+            if typed_as is not None:
+                out.append((own if typed_as == own else f"{own} ({typed_as})", own))
+        return out[:25]

@@ -1,14 +1,18 @@
 """Roll Player's words: every action offered and every event emitted reads well in every language, within
-Discord's limits, and every refusal the engine can give has a text."""
+Discord's limits, every refusal the engine can give has a text, every card has its text in Korean and English
+and /rules finds it by either name; and the table image does not depend on its renderer's caches."""
 
 from __future__ import annotations
 
 import ast
+import io
+import itertools
 import re
 import string
 from pathlib import Path
 
 import pytest
+from PIL import Image
 
 from bot import i18n, rules
 from bot.chooser import Chosen, narrow
@@ -268,3 +272,94 @@ def test_every_action_and_event_type_in_the_engine_has_words(game):
         assert game.has(f"event.{kind}"), kind
     for kind in module.ACTION_TYPES:
         assert game.has(f"type.{kind}") and game.has(f"action.{kind}"), kind
+
+
+def test_every_card_has_its_own_text_in_korean_and_english():
+    """The data's words for every market card, class ability, backstory and alignment, in both languages:
+    the image prints market cards' texts, the lookup shows backstories' stories and alignments' sketches."""
+    texts = [(f"card {cid}", card.get("text", {})) for cid, card in CARDS.items()]
+    texts += [(f"ability of {cid}", cls["ability"].get("text", {})) for cid, cls in CLASSES.items()]
+    texts += [(f"backstory {bid}", story.get("text", {})) for bid, story in BACKSTORIES.items()]
+    texts += [(f"alignment {aid}", card.get("text", {})) for aid, card in ALIGNMENTS.items()]
+    hangul = re.compile("[가-힣]")
+    for what, text in texts:
+        assert text.get("en", "").strip() and text.get("ko", "").strip(), what
+        assert hangul.search(text["ko"]) and not hangul.search(text["en"]), what
+        # a translation keeps every number of the card
+        assert set(re.findall(r"\d+", text["en"])) <= set(re.findall(r"\d+", text["ko"])), what
+    for entry in [*BACKSTORIES.values(), *ALIGNMENTS.values()]:
+        assert entry["text_note"], "authored words say so"
+
+
+_KINDS = (
+    ("race", RACES),
+    ("class", CLASSES),
+    ("backstory", BACKSTORIES),
+    ("alignment", ALIGNMENTS),
+    ("card", CARDS),
+)
+
+
+@pytest.mark.parametrize("locale", LOCALES)
+def test_rules_find_every_component_by_its_korean_or_english_name(game, locale):
+    """/rules tries the rules sections first and the card lookup next: a name in either language reaches the
+    component, told in the reader's language together with its names in the other languages."""
+    entries = dict(game.cards(locale))
+    for kind, table in _KINDS:
+        for ident, data in table.items():
+            own = game.component_name(kind, ident, locale)
+            typed = [data["name"]["en"], data["name"]["ko"].upper(), f" {data['name']['en'].lower()} "]
+            if kind == "class":
+                typed += [data["ability"]["name"]["en"], data["ability"]["name"]["ko"]]
+            for name in typed:
+                assert rules.find(GAME, name, locale) is None, f"{name!r} opens a rules section"
+                assert game.lookup_card(name, locale) == (own, entries[own]), (name, locale)
+            for lang in ("en", "ko"):  # the names in the other languages (unless the reader's is the same)
+                if lang != locale and data["name"][lang] != own:
+                    assert data["name"][lang] in entries[own], (own, lang)
+    assert game.lookup_card("no such card", locale) is None
+
+
+@pytest.mark.parametrize("locale", ("en", "ko"))
+def test_market_card_lookup_tells_type_cost_and_effect(game, locale):
+    entries = dict(game.cards(locale))
+    for cid, card in CARDS.items():
+        body = entries[game.card_name(cid, locale)]
+        assert game.card_type_name(card["type"], locale) in body, cid
+        gold = f"금화 {card['cost']}" if locale == "ko" else f"{card['cost']} gold"
+        assert gold in body, (cid, body)
+        if card["effect"]["kind"] != "buy_from_deck":
+            assert game.effect_text(card["effect"], locale, card=card) in body, cid
+    assert "Longsword" in entries["장검"] if locale == "ko" else "장검" in entries["Longsword"]
+
+
+def test_card_suggestions_match_names_in_other_languages(game):
+    assert ("장검 (Longsword)", "장검") in game.suggest_cards("longs", "ko")
+    assert ("Longsword (장검)", "Longsword") in game.suggest_cards("장검", "en")
+    for label, value in game.suggest_cards("chain", "ko"):
+        assert game.lookup_card(value, "ko")[0] == value, label
+
+
+def test_the_table_image_does_not_depend_on_what_was_drawn_before(game):
+    """The renderer keeps drawn pieces (dice, card faces, labels) in caches; a picture must come out the same
+    whether they are warm or cold, and every colour drawn must survive the fixed palette exactly."""
+    import render.common as common
+    from render import roll_player as art
+
+    views = [game.engine.view(state, None) for state, *_ in itertools.islice(_playout(4, 6), 0, None, 25)]
+    warm = [game.render_table(view, NAMES, "ko") for view in views]
+    for cache in (art._die, art._card_face, art._chip, art._alignment, common._text_mask, common.fitted):
+        cache.cache_clear()
+    assert [game.render_table(view, NAMES, "ko") for view in reversed(views)] == warm[::-1]
+    picture = Image.open(io.BytesIO(warm[-1])).convert("RGB")
+    assert picture.getpixel((0, 0)) == common.BACKGROUND
+    for rgb in [*art.DIE_RGB.values(), *art.TYPE_RGB.values(), common.PANEL, common.GOLD, common.TEXT]:
+        swatch = Image.new("RGB", (2, 2), rgb).quantize(palette=art.PALETTE, dither=Image.Dither.NONE)
+        assert swatch.convert("RGB").getpixel((0, 0)) == rgb
+
+
+def test_korean_card_texts_fit_the_card_face_in_full():
+    from render import roll_player as art
+
+    for cid, card in CARDS.items():
+        assert len(art._wrap(card["text"]["ko"], 17, art.CARD_W - 54)) <= 3, cid
