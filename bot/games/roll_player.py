@@ -25,6 +25,7 @@ from engines.roll_player.data import (
     ROW_ACTION,
     SOLO,
 )
+from engines.roll_player.engine import card_price
 from render import roll_player as roll_player_render
 
 _ATTRIBUTE_NAMES = {attr["id"]: attr["name"] for attr in DICE["attributes"]}
@@ -149,20 +150,11 @@ class RollPlayerPresenter(GamePresenter):
     # --- prices ---------------------------------------------------------------------------------------------
 
     def price(self, view: View, card: str, discounts: bool) -> int:
-        """What `card` costs the viewer before discount tokens, by the same rules the engine charges."""
-        cost = CARDS[card]["cost"]
+        """What `card` costs the viewer before discount tokens (the engine's own rule)."""
         seat = view.get("viewer")
-        if seat is None or not discounts:
-            return cost
-        me = view["seats"][seat]
-        ability = CLASSES[me["class"]]["ability"]["effect"] if me.get("class") else {}
-        if ability.get("kind") == "type_discount" and ability["card_type"] == CARDS[card]["type"]:
-            cost -= ability["amount"]
-        for weapon in me["cards"]["weapon"]:
-            effect = CARDS[weapon]["effect"]
-            if effect["kind"] == "purchase_discount":
-                cost -= effect["amount"]
-        return max(cost, 0)
+        if seat is None:
+            return CARDS[card]["cost"]
+        return card_price(view["seats"][seat], card, discounts)
 
     def _buying(self, chosen: dict[str, Any], view: View) -> tuple[str | None, bool]:
         """The card a tokens choice is about, and whether discounts apply to it."""

@@ -60,6 +60,8 @@ ACTION_TYPES = {
     "buy_revealed", "decline_revealed", "recall_card", "skip_recall", "buy_card", "discard_card", "take_gold",
     "end_market_turn", "discard_weapon", "refresh_skill",
 }
+# The decision points of a seat's own turn (the others are windows opened during another seat's turn).
+OWN_TURN = ("pick", "place", "action", "market")
 DIE_ACTION_TYPE = {"flip": "flip_die", "swap": "swap_dice", "adjust": "adjust_die", "reroll": "reroll_die"}
 EFFECT_DIE_KIND = {"flip_die": "flip", "swap_dice": "swap", "adjust_die": "adjust", "reroll_die": "reroll",
                    "move_die": "move"}
@@ -97,6 +99,20 @@ def filled_positions(seat: dict[str, Any]) -> list[str]:
 
 def hands_used(seat: dict[str, Any]) -> int:
     return sum(CARDS[card]["hands"] for card in seat["cards"]["weapon"])
+
+
+def card_price(me: dict[str, Any], card: str, discounts: bool = True) -> int:
+    """What `card` costs this seat before discount tokens; Open Lock buys with no discount at all."""
+    cost = CARDS[card]["cost"]
+    if discounts:
+        ability = class_ability(me["class"])
+        if ability.get("kind") == "type_discount" and ability["card_type"] == CARDS[card]["type"]:
+            cost -= ability["amount"]
+        for weapon in me["cards"]["weapon"]:
+            effect = CARDS[weapon]["effect"]
+            if effect["kind"] == "purchase_discount":
+                cost -= effect["amount"]
+    return max(cost, 0)
 
 
 class RollPlayer(Engine):
@@ -390,23 +406,9 @@ class RollPlayer(Engine):
     def _buy_limit(me: dict[str, Any]) -> int:
         return 2 if class_ability(me["class"]).get("kind") == "extra_buy" else 1
 
-    def price(self, state: State, seat: int, card: str, discounts: bool) -> int:
-        """What `card` costs `seat` before discount tokens; Open Lock buys with no discount at all."""
-        me = state["seats"][seat]
-        cost = CARDS[card]["cost"]
-        if discounts:
-            ability = class_ability(me["class"])
-            if ability.get("kind") == "type_discount" and ability["card_type"] == CARDS[card]["type"]:
-                cost -= ability["amount"]
-            for weapon in me["cards"]["weapon"]:
-                effect = CARDS[weapon]["effect"]
-                if effect["kind"] == "purchase_discount":
-                    cost -= effect["amount"]
-        return max(cost, 0)
-
     def _buy_options(self, state: State, seat: int, card: str, kind: str, discounts: bool) -> list[Action]:
         me = state["seats"][seat]
-        cost = self.price(state, seat, card, discounts)
+        cost = card_price(state["seats"][seat], card, discounts)
         most = min(me["discounts"], cost) if discounts else 0
         fewest = max(0, cost - me["gold"])
         key = {"card": card} if kind == "buy_card" else {}
@@ -428,10 +430,12 @@ class RollPlayer(Engine):
                     for card in other["cards"]["skill"]
                     if CARDS[card]["effect"]["kind"] != "copy_skill"
                 })
+                # Diplomacy may be used only to move the token, so on its own turn a seat may copy any skill.
                 actions += [
                     {"type": "use_skill", "skill": skill, "copy": card}
                     for card in others
-                    if can_move(me["token"], CARDS[card].get("arrow")) and self._skill_applies(state, seat, card, context)
+                    if can_move(me["token"], CARDS[card].get("arrow"))
+                    and (context in OWN_TURN or self._skill_applies(state, seat, card, context))
                 ]
             elif can_move(me["token"], CARDS[skill].get("arrow")) and self._skill_applies(state, seat, skill, context):
                 actions.append({"type": "use_skill", "skill": skill, "copy": None})
@@ -443,7 +447,7 @@ class RollPlayer(Engine):
         kind = card["effect"]["kind"]
         timing = card["timing"]
         if timing == "own_turn":
-            return context in ("pick", "place", "action", "market") and self._effect_possible(state, me, kind)
+            return context in OWN_TURN and self._effect_possible(state, me, kind)
         if timing == "dice_phase":
             return context in ("pick", "window") and self._effect_possible(state, me, kind)
         if timing == "holding_die":
@@ -456,6 +460,13 @@ class RollPlayer(Engine):
                 return not turn["lock_used"]
             return turn["bought"] == 0 and not turn["no_discard"]
         return False
+
+    @staticmethod
+    def _context(state: State, seat: int) -> str:
+        """The decision point at which `seat` is using a skill."""
+        if state["window"] and seat in state["window"]["seats"]:
+            return "window"
+        return state["step"] if state["phase"] == "dice" else "market"
 
     def _effect_possible(self, state: State, me: dict[str, Any], kind: str) -> bool:
         dice = len(filled_positions(me))
@@ -578,7 +589,7 @@ class RollPlayer(Engine):
             state["druid_pending"].pop(0)
             events.append({"type": "RecallSkipped", "seat": seat})
         elif kind == "buy_card":
-            price = self.price(state, seat, action["card"], discounts=True)
+            price = card_price(state["seats"][seat], action["card"], discounts=True)
             state["market"].remove(action["card"])
             self._pay(me, price, action["tokens"])
             events.append({"type": "CardBought", "seat": seat, "card": action["card"], "gold": price - action["tokens"],
@@ -637,7 +648,7 @@ class RollPlayer(Engine):
             state["pending"].pop()
             card = state["deck"].pop(0)
             state["revealed"] = False
-            price = self.price(state, seat, card, top["discounts"])
+            price = card_price(state["seats"][seat], card, top["discounts"])
             self._pay(me, price, action["tokens"])
             events.append({"type": "CardBought", "seat": seat, "card": card, "gold": price - action["tokens"],
                            "tokens": action["tokens"], "source": "deck"})
@@ -772,6 +783,7 @@ class RollPlayer(Engine):
         used = action["copy"] or skill
         card = CARDS[used]
         direction = card.get("arrow")
+        token_only = action["copy"] and not self._skill_applies(state, seat, used, self._context(state, seat))
         me["exhausted"].append(skill)
         events.append({"type": "SkillUsed", "seat": seat, "skill": skill, "copy": action["copy"]})
         if direction:
@@ -780,6 +792,8 @@ class RollPlayer(Engine):
             state["window"]["seats"].remove(seat)
             if not state["window"]["seats"]:
                 state["window"] = None
+        if token_only:
+            return
         effect = card["effect"]
         kind = effect["kind"]
         if kind == "gain_gold":
@@ -1083,6 +1097,11 @@ class RollPlayer(Engine):
             "result": clone(state["result"]),
         }
 
+    def bot_action(self, state: State, seat: int, seed: int) -> Action:
+        from engines.roll_player import autoplayer  # the autoplayer imports this module
+
+        return autoplayer.choose(self.view(state, seat), self.legal_actions(state, seat), Rng.from_seed(seed))
+
     def outcome(self, state: State) -> Outcome | None:
         result = state["result"]
         if result is None:
@@ -1109,10 +1128,12 @@ class RollPlayer(Engine):
         kind = action.get("type")
         if kind not in ACTION_TYPES:
             return IllegalAction("unknown_action", type=kind)
+        me = state["seats"][seat]
+        if kind == "use_skill":
+            return self._explain_skill(me, action)
         legal = self.legal_actions(state, seat)
         if kind not in {a["type"] for a in legal}:
             return IllegalAction("not_now", action=kind, phase=state["phase"])
-        me = state["seats"][seat]
         if kind == "choose_race":
             return IllegalAction("race_not_available", race=action.get("race"))
         if kind == "choose_class":
@@ -1128,16 +1149,6 @@ class RollPlayer(Engine):
             return IllegalAction("cannot_afford", card=card, gold=me["gold"], tokens=me["discounts"])
         if kind in ("discard_card", "recall_card"):
             return IllegalAction("card_not_available", card=action.get("card"))
-        if kind == "use_skill":
-            skill = action.get("skill")
-            if skill not in me["cards"]["skill"]:
-                return IllegalAction("skill_not_owned", skill=skill)
-            if skill in me["exhausted"]:
-                return IllegalAction("skill_exhausted", skill=skill)
-            arrow = CARDS.get(action.get("copy") or skill, {}).get("arrow")
-            if not can_move(me["token"], arrow):
-                return IllegalAction("alignment_blocked", skill=skill, direction=arrow)
-            return IllegalAction("skill_not_usable_now", skill=skill)
         if kind == "move_token":
             return IllegalAction("alignment_blocked", direction=action.get("direction"))
         if kind == "adjust_die":
@@ -1147,3 +1158,16 @@ class RollPlayer(Engine):
         if kind in ("refresh_skill", "discard_weapon"):
             return IllegalAction("card_not_yours", card=action.get("skill") or action.get("card"))
         return IllegalAction("bad_parameters", action=kind)
+
+    @staticmethod
+    def _explain_skill(me: dict[str, Any], action: Action) -> IllegalAction:
+        # Checked before "not_now": a spent or blocked skill says why even when no other skill is usable.
+        skill = action.get("skill")
+        if skill not in me["cards"]["skill"]:
+            return IllegalAction("skill_not_owned", skill=skill)
+        if skill in me["exhausted"]:
+            return IllegalAction("skill_exhausted", skill=skill)
+        arrow = CARDS.get(action.get("copy") or skill, {}).get("arrow")
+        if not can_move(me["token"], arrow):
+            return IllegalAction("alignment_blocked", skill=skill, direction=arrow)
+        return IllegalAction("skill_not_usable_now", skill=skill)

@@ -25,7 +25,8 @@ def test_component_counts_and_names():
     assert sum(COLOUR_COUNTS.values()) == 73
     types = Counter(card["type"] for card in CARDS.values())
     assert types == {"weapon": 8, "armor": 12, "trait": 21, "skill": 13}
-    for entry in [*RACES.values(), *CLASSES.values(), *BACKSTORIES.values(), *ALIGNMENTS.values(), *CARDS.values()]:
+    groups = (RACES, CLASSES, BACKSTORIES, ALIGNMENTS, CARDS)
+    for entry in [entry for group in groups for entry in group.values()]:
         assert entry["id"] and entry["name"]["en"] and entry["name"]["ko"]
         if entry.get("provisional"):
             assert entry["note"]
@@ -43,7 +44,8 @@ def test_jeweled_dagger_and_reckless_example():
 
 def test_four_chain_cards_with_class_colour():
     seat = _seat()
-    seat["cards"]["armor"] = ["chain_helm", "chain_leggings", "chain_gorget", "chain_vambraces"]  # helm is red
+    # The helm is red, the warrior's colour.
+    seat["cards"]["armor"] = ["chain_helm", "chain_leggings", "chain_gorget", "chain_vambraces"]
     assert armor_stars(seat) == 7 + 1
 
 
