@@ -137,12 +137,11 @@ class TalismanPresenter(GamePresenter):
         return self.t("seat", locale, character=who, number=seat + 1)
 
     def card_of_uid(self, uid: Any, view: View) -> str | None:
-        for ch in view.get("chars") or []:
-            if ch:
-                for card in ch["items"] + ch["followers"]:
-                    if card["uid"] == uid:
-                        return card["card"]
-        for cards in (view.get("board") or {}).values():
+        """Which card an instance id in an action is: carried, on the board, or set aside for an heir."""
+        piles = [ch["items"] + ch["followers"] for ch in view.get("chars") or [] if ch]
+        piles += list((view.get("board") or {}).values())
+        piles.append((view.get("inheritance") or {}).get("cards", []))
+        for cards in piles:
             for card in cards:
                 if card["uid"] == uid:
                     return card["card"]
@@ -229,18 +228,17 @@ class TalismanPresenter(GamePresenter):
         if kind == "StatChanged":
             return "up" if event.get("by", 0) >= 0 else "down"
         if kind == "Evaded":
-            if "foe" in event:
-                return "foe"
-            if "from" in event:
-                return "character"
-            return "event"
+            return "foe" if "foe" in event else "card" if "card" in event else "character"
+        if kind == "StandOff":
+            return "character" if "target" in event else None
+        if kind == "DuelRolled":
+            return None if event["defender_dice"] else "unanswered"
         if kind == "FollowerLost":
             return "die" if "die" in event else "plain"
         if kind == "SpellCast":
-            if "target" in event:
-                return "target"
-            if "space" in event:
-                return "space"
+            for field in ("target", "card", "space"):
+                if field in event:
+                    return field
             return "plain"
         if kind == "FoeRolled":
             return "none" if event.get("die") == 0 else None
@@ -304,27 +302,24 @@ class TalismanPresenter(GamePresenter):
         return params
 
     def error_text(self, code: str, params: dict[str, Any], locale: str) -> str:
-        if self.has(f"error.{code}"):
-            shown = dict(params)
-            if "spell" in shown:
-                shown["spell"] = self.thing_name(shown["spell"], locale)
-            if code == "action_not_expected":
-                shown["action"] = (
-                    self.t(f"type.{shown['action']}", locale)
-                    if self.has(f"type.{shown.get('action')}")
-                    else "?"
-                )
-                expected = [e for e in str(shown.get("expected", "")).split(",") if e]
-                shown["expected"] = ", ".join(
-                    self.t(f"type.{e}", locale) for e in expected if self.has(f"type.{e}")
-                ) or self.t("nothing", locale)
-                shown["prompt"] = (
-                    self.t(f"step.{shown.get('prompt')}", locale)
-                    if self.has(f"step.{shown.get('prompt')}")
-                    else ""
-                )
-            return self.t(f"error.{code}", locale, **shown)
-        return super().error_text(code, params, locale)
+        if not self.has(f"error.{code}"):
+            return super().error_text(code, params, locale)
+        shown = {k: self._error_param(k, v, locale) for k, v in params.items()}
+        return self.t(f"error.{code}", locale, **shown)
+
+    def _error_param(self, key: str, value: Any, locale: str) -> Any:
+        if key in ("spell", "item"):
+            return self.thing_name(value, locale)
+        if key == "space":
+            return self.space_name(value, locale)
+        if key == "action":
+            return self.t(f"type.{value}" if self.has(f"type.{value}") else "something", locale)
+        if key == "prompt":
+            return self.t(f"step.{value}" if self.has(f"step.{value}") else "step.other", locale)
+        if key == "expected":
+            kinds = [self.t(f"type.{e}", locale) for e in str(value).split(",") if self.has(f"type.{e}")]
+            return ", ".join(kinds) or self.t("nothing", locale)
+        return value
 
     def status_text(self, view: View, names: list[str], locale: str) -> str:
         result = view.get("result")
@@ -340,6 +335,25 @@ class TalismanPresenter(GamePresenter):
         step = self.t(step_key, locale) if self.has(step_key) else self.t("step.other", locale)
         turn = self.t("turn_of", locale, player=self._player(view["seat"], names), round=view["round"])
         return f"{turn} — {self._player(prompt['seat'], names)}: {step}"
+
+    # --- pictures -------------------------------------------------------------------------------------------
+
+    def render_private(self, view: View, locale: str) -> bytes | None:
+        locale = i18n.norm(locale)
+        return talisman_render.render_private(view, locale, self.private_words(view, locale))
+
+    def private_words(self, view: View, locale: str) -> dict[str, tuple[str, str]]:
+        """Names and texts, in the reader's language, of what the private image shows: the characters dealt
+        (with their start spaces, by "space.<index>") and the Spells in hand."""
+        setup = view.get("setup") or {}
+        words: dict[str, tuple[str, str]] = {}
+        for cid in setup.get("offers") or [c for c in [setup.get("mine")] if c]:
+            start = CHARACTERS[cid]["start"]
+            words[cid] = (self.thing_name(cid, locale), self.t(f"text.{cid}", locale))
+            words[f"space.{start}"] = (self.space_name(start, locale), "")
+        for spell in view.get("my_spells") or []:
+            words[spell] = (self.thing_name(spell, locale), self.t(f"text.spell.{spell}", locale))
+        return words
 
     # --- card lookup for /rules -----------------------------------------------------------------------------
 

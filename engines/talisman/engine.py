@@ -13,7 +13,7 @@ from typing import Any
 
 from engines.base import Action, Engine, Event, IllegalAction, Option, Outcome, State, View, clone
 from engines.rng import Rng
-from engines.talisman import autoplayer, rules
+from engines.talisman import autoplayer, refusals, rules
 from engines.talisman.data import CHARACTER_IDS, PURCHASE, SPACES, TALISMAN
 from engines.talisman.model import base_craft, base_strength, craft, strength
 
@@ -154,31 +154,7 @@ class Talisman(Engine):
         return rules.legal(state, seat)
 
     def explain_illegal(self, state: State, seat: int, action: Action) -> IllegalAction:
-        legal = self.legal_actions(state, seat)
-        kind = action.get("type")
-        expected = sorted({a["type"] for a in legal})
-        if kind == "cast_spell" and state["phase"] == "play":
-            ch = state["chars"][seat]
-            if ch is None or action.get("spell") not in ch["spells"]:
-                return IllegalAction("spell_not_in_hand", spell=action.get("spell"))
-            return IllegalAction("spell_not_castable_now", spell=action.get("spell"))
-        if kind not in expected:
-            prompt = state["p"]["k"] if state.get("p") else state["phase"]
-            return IllegalAction(
-                "action_not_expected", action=kind, prompt=prompt, expected=",".join(expected)
-            )
-        codes = {
-            "move": ("no_such_route", "route"),
-            "target": ("bad_target", "seat"),
-            "pick_space": ("bad_space", "space"),
-            "buy": ("not_for_sale", "item"),
-            "choose_character": ("character_not_offered", "character"),
-            "reroll": ("no_such_die", "die"),
-            "step": ("cannot_step_there", "to"),
-            "attack": ("cannot_attack", "target"),
-        }
-        code, param = codes.get(kind, ("card_not_available", "card"))
-        return IllegalAction(code, value=action.get(param))
+        return refusals.explain(state, seat, action)
 
     def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
         events: list[Event] = []
@@ -258,6 +234,12 @@ class Talisman(Engine):
             "chars": chars,
             "spaces": len(SPACES),
             "board": {k: [_card(i) for i in v] for k, v in state["board"].items()},
+            # A dead character's cards set aside for its heir, face up until the heir has picked.
+            "inheritance": (
+                {"seat": pick["seat"], "cards": [_card(i) for i in pick["cards"]]}
+                if (pick := state["stash_pick"])
+                else None
+            ),
             "gold": dict(state["gold"]),
             "hexes": [dict(h) for h in state["hexes"]],
             "decks": {
@@ -278,9 +260,10 @@ class Talisman(Engine):
         if state["phase"] == "setup":
             setup = state["setup"]
             view["setup"] = {"chosen": [c is not None for c in setup["chosen"]]}
-            if viewer is not None and setup["offers"]:
-                view["setup"]["offers"] = list(setup["offers"][viewer])
+            if viewer is not None:
+                view["setup"]["offers"] = list(setup["offers"][viewer]) if setup["offers"] else []
                 view["setup"]["mine"] = setup["chosen"][viewer]
+                view["setup"]["bonus"] = setup["bonus"][viewer]
         if viewer is not None and state["chars"][viewer] is not None:
             view["my_spells"] = sorted(state["chars"][viewer]["spells"])
             view["known_top"] = list(state["peek"].get(str(viewer), []))

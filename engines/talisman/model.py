@@ -291,5 +291,14 @@ def find_on_board(state: State, uid: int) -> tuple[int, dict[str, Any]] | None:
     return None
 
 
+def find_instance(state: State, uid: int) -> dict[str, Any]:
+    """A card instance carried by a character or lying on the board."""
+    carried = [inst for ch in state["chars"] if ch for inst in holdings(ch)]
+    for inst in carried + [i for cards in state["board"].values() for i in cards]:
+        if inst["u"] == uid:
+            return inst
+    raise KeyError(uid)
+
+
 def encounter_number(inst: dict[str, Any]) -> int:
     return card_def(inst).get("number", 5)

@@ -59,6 +59,7 @@ from engines.talisman.model import (
     draw_adventure,
     draw_spell,
     encounter_number,
+    find_instance,
     find_on_board,
     has_ability,
     has_passive,
@@ -215,7 +216,7 @@ def t_turn_start(state: State, t: Task, events: list[Event]) -> None:
     seat = state["seat"]
     if state["dmagic"] == seat:
         state["dmagic"] = None
-        events.append({"type": "MagicRestored"})
+        events.append({"type": "MagicRestored", "seat": seat})
     ch = state["chars"][seat]
     events.append({"type": "TurnStarted", "seat": seat, "turn": state["turn"]})
     if not alive(ch):
@@ -418,7 +419,7 @@ def t_inherit(state: State, t: Task, events: list[Event]) -> None:
 # --- stats, life, fate, gold, spells ------------------------------------------------------------------------
 
 
-def add_stat(state: State, seat: int, kind: str, n: int, events: list[Event], source: str = "") -> None:
+def add_stat(state: State, seat: int, kind: str, n: int, events: list[Event], source: str) -> None:
     """Gain or lose Strength/Craft counters; losses never go below the printed value. A toad's changes are
     kept apart and vanish when it turns back."""
     ch = state["chars"][seat]
@@ -783,14 +784,7 @@ def finish_cast(state: State, cast: Task, events: list[Event]) -> None:
         ch["casts_left"] -= 1
     else:
         ch["ocast"] = state["turn"]
-    events.append(
-        {
-            "type": "SpellCast",
-            "seat": seat,
-            "spell": spell,
-            **{k: v for k, v in cast["args"].items() if k != "undo"},
-        }
-    )
+    events.append({"type": "SpellCast", "seat": seat, "spell": spell, **cast_fields(state, cast["args"])})
     if not ch["spells"] and has_passive(state, ch, "wand"):
         gain_spells(state, seat, 1, events)
     others = [s for s in window_order(state) if s != seat]
@@ -806,6 +800,15 @@ def finish_cast(state: State, cast: Task, events: list[Event]) -> None:
             "spell": spell,
         },
     )
+
+
+def cast_fields(state: State, args: dict[str, Any]) -> dict[str, Any]:
+    """What a cast is aimed at, as the event tells it: a character, a space, and a card by its name (the
+    instance may be gone once the spell resolves)."""
+    fields = {k: args[k] for k in ("target", "space") if k in args}
+    if args.get("card") is not None:
+        fields["card"] = find_instance(state, args["card"])["c"]
+    return fields
 
 
 @task("seq")
@@ -850,7 +853,8 @@ def a_window(state: State, p: Prompt, action: Action, events: list[Event]) -> No
             {"spell": spell, "seat": p["seat"], "moment": "spell_cast", "resume": None, "args": {}},
             events,
         )
-        events.append({"type": "SpellCountered", "spell": w["spell"], "by": p["seat"]})
+        caster = countered["seat"] if countered else state["seat"]  # no cast record: the Command Spell
+        events.append({"type": "SpellCountered", "seat": p["seat"], "spell": w["spell"], "target": caster})
         # Only the effect is lost: play goes on from where the spell was cast (the Command Spell: nothing).
         w["then"] = {"t": "seq", "tasks": w["then"]["tasks"][1:]} if countered else None
         push(state, w)
@@ -1026,7 +1030,7 @@ def t_spell_fx(state: State, t: Task, events: list[Event]) -> None:
             inst = remove_from_board(state, found[0], args["card"])
             if inst:
                 discard(state, inst)
-                events.append({"type": "CardDestroyed", "card": inst["c"], "space": found[0]})
+                events.append({"type": "CardDestroyed", "seat": seat, "card": inst["c"], "space": found[0]})
     elif spell == "divination":
         top = list(reversed(state["adv"][-5:]))
         state["peek"][str(seat)] = top
@@ -1059,17 +1063,15 @@ def t_spell_fx(state: State, t: Task, events: list[Event]) -> None:
         if die_ == 1:
             become_toad(state, target, events)
         elif die_ == 2:
-            add_stat(
-                state, target, "strength", -(victim["tstr"] if is_toad(victim) else victim["str"]), events
-            )
+            lost = victim["tstr"] if is_toad(victim) else victim["str"]
+            add_stat(state, target, "strength", -lost, events, spell)
         elif die_ == 3:
-            add_stat(
-                state, target, "craft", -(victim["tcraft"] if is_toad(victim) else victim["craft"]), events
-            )
+            lost = victim["tcraft"] if is_toad(victim) else victim["craft"]
+            add_stat(state, target, "craft", -lost, events, spell)
         elif die_ == 4:
             lose_gold(state, target, victim["gold"], events)
         elif die_ == 5:
-            add_stat(state, target, "strength", 1, events)
+            add_stat(state, target, "strength", 1, events, spell)
         else:
             gain_life(state, target, 1, events)
     elif spell == "teleport":
@@ -1266,7 +1268,7 @@ def a_start(state: State, p: Prompt, action: Action, events: list[Event]) -> Non
         roll_for(state, seat, 1, {"t": "moved_roll"}, "move", events)
         return
     if kind == "move_one":
-        ask(state, seat, "route", options=routes(state, seat, 1))
+        ask(state, seat, "route", options=routes(state, seat, 1), steps=1)
         return
     if kind in ("fight_on", "face_death"):
         hold = ch["hold"]
@@ -1375,12 +1377,13 @@ def t_moved_roll(state: State, t: Task, events: list[Event]) -> None:
             cut_turn(state)
             return
         ch["enslaved"] = False
-    ask(state, seat, "route", options=routes(state, seat, die_))
+    ask(state, seat, "route", options=routes(state, seat, die_), steps=die_)
 
 
 @prompt("route")
 def p_route(state: State, p: Prompt) -> list[Action]:
-    return [{"type": "move", "to": r["to"], "route": r["route"]} for r in p["options"]]  # destination first: what players pick by
+    # The destination first: it is what players pick by.
+    return [{"type": "move", "to": r["to"], "route": r["route"]} for r in p["options"]]
 
 
 @prompt("route!")
@@ -1440,7 +1443,7 @@ def t_portal_roll(state: State, t: Task, events: list[Event]) -> None:
         push(state, {"t": "arrive", "sp": PLAIN_OF_PERIL})
     else:
         events.append({"type": "PortalHeld", "seat": seat})
-        add_stat(state, seat, t["stat"], -1, events, "portal")
+        add_stat(state, seat, t["stat"], -1, events, SPACES[PORTAL]["kind"])
         cut_turn(state)
 
 
@@ -1760,7 +1763,7 @@ def t_duel_resolve(state: State, t: Task, events: list[Event]) -> None:
     )
     cut_turn(state)
     if a_score == d_score:
-        events.append({"type": "StandOff", "seat": t["a"]})
+        events.append({"type": "StandOff", "seat": t["a"], "target": t["d"]})
         return
     winner, loser = (t["a"], t["d"]) if a_score > d_score else (t["d"], t["a"])
     ask(state, winner, "spoils", loser=loser, psychic=psychic)
@@ -1956,7 +1959,9 @@ def place_drawn(state: State, inst: dict[str, Any], space: int, events: list[Eve
     if on_draw and on_draw["op"] == DRAW_OPS[0]:
         die_ = roll(state)[0]
         target = KIND_INDEX[on_draw["to"][die_ - 1]]
-        events.append({"type": "CardPlaced", "card": inst["c"], "space": target, "die": die_})
+        events.append(
+            {"type": "CardPlaced", "seat": state["seat"], "card": inst["c"], "space": target, "die": die_}
+        )
         put_on_board(state, target, inst)
         return target
     put_on_board(state, space, inst)
@@ -2031,7 +2036,7 @@ def t_card(state: State, t: Task, events: list[Event]) -> None:
     ch = state["chars"][seat]
     events.append({"type": "CardEncountered", "seat": seat, "cards": [i["c"] for i in insts], "space": space})
     if kind == "event" and entry.get("hostile") and state["opts"]["evade_hostile"] and not t.get("met"):
-        ask(state, seat, "hostile_event", card=t)
+        ask(state, seat, "hostile_event", task=t, card=inst["c"])
         return
     if kind == "event":
         remove_from_board(state, space, inst["u"])
@@ -2048,7 +2053,7 @@ def t_card(state: State, t: Task, events: list[Event]) -> None:
         if entry.get("after") == "vanish_on_use":
             ops = ops + [{"op": "vanish", "u": inst["u"]}]
         if entry.get("hostile") and state["opts"]["evade_hostile"]:
-            ask(state, seat, "hostile", ops=ops, sp=space)
+            ask(state, seat, "hostile", ops=ops, sp=space, card=inst["c"])
             return
         push(state, {"t": "fx", "s": seat, "ops": ops, "sp": space, "card": inst})
     elif kind == "place":
@@ -2079,7 +2084,7 @@ def a_hostile(state: State, p: Prompt, action: Action, events: list[Event]) -> N
     if action["type"] == "meet":
         push(state, {"t": "fx", "s": p["seat"], "ops": p["ops"], "sp": p["sp"]})
     else:
-        events.append({"type": "Evaded", "seat": p["seat"]})
+        events.append({"type": "Evaded", "seat": p["seat"], "card": p["card"]})
 
 
 @prompt("hostile_event")
@@ -2091,9 +2096,9 @@ def p_hostile_event(state: State, p: Prompt) -> list[Action]:
 def a_hostile_event(state: State, p: Prompt, action: Action, events: list[Event]) -> None:
     """An evaded hostile event stays where it is for the next visitor."""
     if action["type"] == "meet":
-        push(state, {**p["card"], "met": True})
+        push(state, {**p["task"], "met": True})
     else:
-        events.append({"type": "Evaded", "seat": p["seat"]})
+        events.append({"type": "Evaded", "seat": p["seat"], "card": p["card"]})
 
 
 @prompt("take")
@@ -2211,7 +2216,7 @@ def a_combat(state: State, p: Prompt, action: Action, events: list[Event]) -> No
         roll_for(
             state, seat, attack_dice(ch), {**t, "t": "combat_resolve", "foe_roll": foe_roll}, "battle", events
         )
-        events.append({"type": "FoeRolled", "foe": foe["name"], "die": foe_roll})
+        events.append({"type": "FoeRolled", "seat": seat, "foe": foe["name"], "die": foe_roll})
         return
     if kind == "evade":
         events.append({"type": "Evaded", "seat": seat, "foe": foe["name"]})
@@ -2373,10 +2378,15 @@ def protected(state: State, ch: Char, unless: str | None) -> bool:
     return False
 
 
+def fx_source(t: Task) -> str:
+    """Where an effect comes from, for the events it causes: its card, else the space's kind."""
+    return (t.get("card") or {}).get("c") or SPACES[t["sp"]]["kind"]
+
+
 @op("lose_life")
 def op_lose_life(state: State, seat: int, o: dict[str, Any], t: Task, events: list[Event]) -> None:
     if not protected(state, state["chars"][seat], o.get("unless")):
-        lose_life(state, seat, o["n"], (t.get("card") or {}).get("c") or SPACES[t["sp"]]["kind"])
+        lose_life(state, seat, o["n"], fx_source(t))
 
 
 @op("gain_life")
@@ -2404,12 +2414,12 @@ for _stat in SEAT_KINDS:
     def _gain(
         state: State, seat: int, o: dict[str, Any], t: Task, events: list[Event], stat: str = _stat
     ) -> None:
-        add_stat(state, seat, stat, o["n"], events)
+        add_stat(state, seat, stat, o["n"], events, fx_source(t))
 
     def _lose(
         state: State, seat: int, o: dict[str, Any], t: Task, events: list[Event], stat: str = _stat
     ) -> None:
-        add_stat(state, seat, stat, -o["n"], events)
+        add_stat(state, seat, stat, -o["n"], events, fx_source(t))
 
     OPS[f"gain_{_stat}"] = _gain
     OPS[f"lose_{_stat}"] = _lose
@@ -2571,7 +2581,7 @@ def op_vanish(state: State, seat: int, o: dict[str, Any], t: Task, events: list[
         inst = remove_from_board(state, found[0], o["u"])
         if inst:
             discard(state, inst)
-            events.append({"type": "CardVanished", "card": inst["c"]})
+            events.append({"type": "CardVanished", "seat": seat, "card": inst["c"]})
 
 
 @op("gain_talisman")
@@ -2734,7 +2744,7 @@ def op_draw_pool(state: State, seat: int, o: dict[str, Any], t: Task, events: li
     if inst["pool"] == 0:
         remove_from_board(state, space, inst["u"])
         discard(state, inst)
-        events.append({"type": "CardVanished", "card": inst["c"]})
+        events.append({"type": "CardVanished", "seat": seat, "card": inst["c"]})
 
 
 @op("chasm")

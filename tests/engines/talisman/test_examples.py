@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engines.talisman import rules
-from engines.talisman.data import KIND_INDEX, PORTAL, SENTINEL, TEMPLE
-from engines.talisman.model import craft, max_spells
+from engines.talisman.data import ADVENTURE, KIND_INDEX, PORTAL, SENTINEL, TEMPLE, VALLEY
+from engines.talisman.model import craft, max_spells, new_inst
 
 from .helpers import act, give, kinds, on_top, place, rig, start_turn, table
 
@@ -86,14 +86,24 @@ def test_spell_limit_falls_in_the_cursed_glade_and_a_spell_must_go():
     assert state["p"]["k"] == "discard_spell" and state["p"]["seat"] == 0
     state, _ = act(state, {"type": "discard_spell", "spell": "hex"})
     assert sorted(state["chars"][0]["spells"]) == ["healing", "teleport"]
-    state["chars"][0]["space"] = GLADE + 1
-    assert max_spells(state, state["chars"][0]) == 3
+    # Next turn he leaves the Glade: Craft 7 again, and room for a third Spell.
+    on_top(state, "bag_of_gold")
+    start_turn(state)
+    rig(state, [1])
+    state, _ = act(state, {"type": "roll_move"})
+    state, _ = act(state, {"type": "move", "route": _moves(state)[GLADE + 1], "to": GLADE + 1})
+    wizard = state["chars"][0]
+    assert wizard["space"] == GLADE + 1
+    assert craft(state, wizard) == 7 and max_spells(state, wizard) == 3
+    rules.gain_spells(state, 0, 1, [])
+    assert len(wizard["spells"]) == 3
 
 
 def test_werewolf_strength_is_two_dice_and_it_fights_again_next_turn():
     state = table(["dwarf", "warrior"])
     dwarf = state["chars"][0]
     dwarf["space"], dwarf["fate"], dwarf["str"] = WEREWOLF + 1, 0, 2  # Strength 5
+    give(state, 0, "talisman")  # so that, once the Werewolf is beaten, the way on is open
     start_turn(state)
     rig(state, [3, 5])  # the Werewolf's Strength: 3 + 5
     state, events = act(state, {"type": "step", "to": WEREWOLF})
@@ -113,6 +123,9 @@ def test_werewolf_strength_is_two_dice_and_it_fights_again_next_turn():
     battle = next(e for e in events if e["type"] == "BattleResolved")
     assert battle["foe_score"] == 9 and battle["score"] == 10
     assert state["chars"][0]["hold"] is None
+    start_turn(state)
+    assert {"type": "step", "to": VALLEY} in rules.legal(state, 0)  # it may advance next turn
+    assert not any(a["type"] == "fight_on" for a in rules.legal(state, 0))
 
 
 def test_sentinel_crossing_with_invisibility_then_anticlockwise_to_the_portal():
@@ -182,6 +195,18 @@ def test_troll_regenerates_on_a_natural_six():
     assert state["chars"][0]["life"] == 5
 
 
+def test_troll_regenerates_when_a_fate_reroll_shows_a_six():
+    """A re-rolled die is still the die's own number (only bonuses and penalties do not count)."""
+    state = table(["troll", "warrior"])
+    state["chars"][0]["life"], state["chars"][0]["fate"] = 4, 1
+    start_turn(state)
+    rig(state, [4, 6])
+    state, _ = act(state, {"type": "roll_move"})
+    assert state["chars"][0]["life"] == 4 and state["p"]["k"] == "reroll"
+    state, _ = act(state, {"type": "reroll", "die": 0})
+    assert state["chars"][0]["life"] == 5 and state["chars"][0]["fate"] == 0
+
+
 def test_troll_does_not_regenerate_on_another_number():
     state = table(["troll", "warrior"])
     troll = state["chars"][0]
@@ -207,6 +232,24 @@ def test_trophies_of_nine_strength_give_one_counter():
 
 def test_trophies_of_fifteen_strength_give_two_counters():
     assert _trade([7, 3, 5]) == 2
+
+
+def test_trophies_traded_at_the_end_of_a_turn_go_to_the_discard_pile():
+    """Nine Strength of Enemies (an Ogre and a Bandit) give one Strength counter; the cards are discarded."""
+    state = table(["warrior", "troll"])
+    warrior = state["chars"][0]
+    for card in ("ogre", "bandit"):
+        trophy = {"k": "strength", "v": ADVENTURE[card]["strength"], "inst": new_inst(state, card, "a")}
+        warrior["tro"].append(trophy)
+    state["q"] = [{"t": "end_turn"}, {"t": "next_turn"}]
+    rules.run(state, [])
+    assert {"type": "trade_trophies", "stat": "strength"} in rules.legal(state, 0)
+    discards = len(state["adv_disc"])
+    state, events = act(state, {"type": "trade_trophies", "stat": "strength"})
+    traded = next(e for e in events if e["type"] == "TrophiesTraded")
+    assert (traded["points"], traded["gained"]) == (9, 1)
+    assert state["chars"][0]["str"] == 1 and state["chars"][0]["tro"] == []
+    assert sorted(state["adv_disc"][discards:]) == ["bandit", "ogre"]
 
 
 def test_trophy_rate_option_five():

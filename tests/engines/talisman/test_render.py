@@ -33,3 +33,19 @@ def test_table_and_private_views_render_to_png(artifacts_dir):
     assert private is not None and private.startswith(PNG)
     (artifacts_dir / "talisman-private-ko.png").write_bytes(private)
     assert render_private(talisman.view(state, None), "en") is None
+
+
+def test_the_characters_dealt_are_shown_privately_while_choosing(artifacts_dir):
+    options = talisman.validate_options({"choose_character": True, "starting_bonus": True})
+    state = talisman.new_game(3, options, 4)
+    dealt = [render_private(talisman.view(state, seat), "en") for seat in range(3)]
+    assert all(image is not None and image.startswith(PNG) for image in dealt)
+    assert len(set(dealt)) == 3  # each seat sees the three characters dealt to it
+    assert render_private(talisman.view(state, None), "en") is None
+    state, _ = talisman.apply(state, 0, talisman.legal_actions(state, 0)[0])
+    chosen = render_private(talisman.view(state, 0), "ko")
+    assert chosen is not None and chosen != dealt[0]  # the choice framed, the bonus still to pick
+    (artifacts_dir / "talisman-setup-ko.png").write_bytes(chosen)
+    # Without the choice, the character dealt is shown while the starting bonus is chosen.
+    state = talisman.new_game(2, talisman.validate_options({"starting_bonus": True}), 4)
+    assert render_private(talisman.view(state, 1), "es").startswith(PNG)
