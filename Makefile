@@ -20,6 +20,7 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check bot engines render sandbox tests bench
+	$(BIN)/ruff format --check bot engines render sandbox tests bench
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

@@ -84,7 +84,9 @@ class GameBot(commands.Bot):
         """Every interaction, as it arrives (its handler runs alongside): note the user's language for DMs."""
         await self.host.remember_locale(interaction)
 
-    async def on_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
+    async def on_app_command_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ):
         cause = error.original if isinstance(error, app_commands.CommandInvokeError) else error
         from bot.host import Refusal
         from bot.service import ServiceError

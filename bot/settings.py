@@ -7,9 +7,13 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
 class Settings(BaseSettings):
-    model_config = SettingsConfigDict(env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True)
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", env_ignore_empty=True
+    )
 
-    discord_token: str = Field(default="", description="Bot token; empty runs the local sandbox instead of Discord")
+    discord_token: str = Field(
+        default="", description="Bot token; empty runs the local sandbox instead of Discord"
+    )
     database_url: str = "sqlite+aiosqlite:///./boardgames.db"
     dev_guild_id: int | None = Field(default=None, description="Sync commands to this guild only (instant)")
     default_locale: str = "en"

@@ -51,11 +51,14 @@ def _is_expected(error: Exception) -> bool:
 
 
 class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"(?P<scope>lobby|table):(?P<action>[a-z]+):(?P<game>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"(?P<scope>lobby|table):(?P<action>[a-z]+):(?P<game>\d+)",
 ):
     """A button about one game: in its lobby (join, leave, bot, start, abandon) or at its table (turn, hand)."""
 
-    def __init__(self, scope: str, action: str, game_id: int, label: str = "", style=discord.ButtonStyle.secondary):
+    def __init__(
+        self, scope: str, action: str, game_id: int, label: str = "", style=discord.ButtonStyle.secondary
+    ):
         custom_id = f"{scope}:{action}:{game_id}"
         super().__init__(discord.ui.Button(label=label or action, style=style, custom_id=custom_id))
         self.scope, self.action, self.game_id = scope, action, game_id
@@ -77,7 +80,9 @@ class ChoiceButton(
 ):
     """One option of the move picker; its custom_id holds the whole path of choices it completes."""
 
-    def __init__(self, game_id: int, version: int, path: str, label: str = "", style=discord.ButtonStyle.primary):
+    def __init__(
+        self, game_id: int, version: int, path: str, label: str = "", style=discord.ButtonStyle.primary
+    ):
         super().__init__(
             discord.ui.Button(label=label or "·", style=style, custom_id=f"mv:{game_id}:{version}:{path}")
         )
@@ -97,7 +102,9 @@ class ChoiceSelect(
 ):
     """The move picker's select menu, for steps with more options than buttons fit; values are option indexes."""
 
-    def __init__(self, game_id: int, version: int, path: str, offset: int, options=None, placeholder: str = ""):
+    def __init__(
+        self, game_id: int, version: int, path: str, offset: int, options=None, placeholder: str = ""
+    ):
         select = discord.ui.Select(
             custom_id=f"mvs:{game_id}:{version}:{path}:{offset}",
             options=options or [discord.SelectOption(label="·", value="0")],
@@ -120,14 +127,17 @@ class ChoiceSelect(
 
 
 class UndoButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"undo:(?P<answer>yes|no):(?P<game>\d+):(?P<version>\d+)"
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"undo:(?P<answer>yes|no):(?P<game>\d+):(?P<version>\d+)",
 ):
     """Approve or refuse another player's request to take back a move."""
 
     def __init__(self, answer: str, game_id: int, version: int, label: str = "") -> None:
         style = discord.ButtonStyle.success if answer == "yes" else discord.ButtonStyle.danger
         super().__init__(
-            discord.ui.Button(label=label or answer, style=style, custom_id=f"undo:{answer}:{game_id}:{version}")
+            discord.ui.Button(
+                label=label or answer, style=style, custom_id=f"undo:{answer}:{game_id}:{version}"
+            )
         )
         self.answer, self.game_id, self.version = answer, game_id, version
 
@@ -137,7 +147,9 @@ class UndoButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         host = _host(interaction)
-        await _run(interaction, host.answer_undo(interaction, self.game_id, self.version, self.answer == "yes"))
+        await _run(
+            interaction, host.answer_undo(interaction, self.game_id, self.version, self.answer == "yes")
+        )
 
 
 DYNAMIC_ITEMS = (GameButton, ChoiceButton, ChoiceSelect, UndoButton)
@@ -152,17 +164,25 @@ def undo_view(table: Table, locale: str) -> discord.ui.View:
 
 def lobby_view(table: Table, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton("lobby", "join", table.id, i18n.t("lobby.join", locale), discord.ButtonStyle.success))
+    view.add_item(
+        GameButton("lobby", "join", table.id, i18n.t("lobby.join", locale), discord.ButtonStyle.success)
+    )
     view.add_item(GameButton("lobby", "leave", table.id, i18n.t("lobby.leave", locale)))
     view.add_item(GameButton("lobby", "bot", table.id, i18n.t("lobby.add_bot", locale)))
-    view.add_item(GameButton("lobby", "start", table.id, i18n.t("lobby.start", locale), discord.ButtonStyle.primary))
-    view.add_item(GameButton("lobby", "abandon", table.id, i18n.t("lobby.abandon", locale), discord.ButtonStyle.danger))
+    view.add_item(
+        GameButton("lobby", "start", table.id, i18n.t("lobby.start", locale), discord.ButtonStyle.primary)
+    )
+    view.add_item(
+        GameButton("lobby", "abandon", table.id, i18n.t("lobby.abandon", locale), discord.ButtonStyle.danger)
+    )
     return view
 
 
 def board_view(table: Table, locale: str, has_private: bool) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary))
+    view.add_item(
+        GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary)
+    )
     if has_private:
         view.add_item(GameButton("table", "hand", table.id, i18n.t("game.my_hand", locale)))
     return view
@@ -170,7 +190,9 @@ def board_view(table: Table, locale: str, has_private: bool) -> discord.ui.View:
 
 def dm_view(table: Table, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary))
+    view.add_item(
+        GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary)
+    )
     return view
 
 
@@ -189,9 +211,14 @@ def chooser_view(
             item.row = index // 5
             view.add_item(item)
     else:
-        for number, start in enumerate(range(0, min(len(labels), OPTIONS_PER_SELECT * MAX_SELECTS), OPTIONS_PER_SELECT)):
+        for number, start in enumerate(
+            range(0, min(len(labels), OPTIONS_PER_SELECT * MAX_SELECTS), OPTIONS_PER_SELECT)
+        ):
             chunk = labels[start : start + OPTIONS_PER_SELECT]
-            options = [discord.SelectOption(label=_short(label, 100), value=str(start + i)) for i, label in enumerate(chunk)]
+            options = [
+                discord.SelectOption(label=_short(label, 100), value=str(start + i))
+                for i, label in enumerate(chunk)
+            ]
             placeholder = i18n.t("chooser.choose", locale)
             if len(labels) > OPTIONS_PER_SELECT:
                 placeholder = i18n.t("chooser.more", locale, start=start + 1, end=start + len(chunk))
@@ -199,8 +226,13 @@ def chooser_view(
             select.row = number
             view.add_item(select)
     if path and not direct:
-        back = ChoiceButton(table.id, table.version, encode_path(path[:-1]), i18n.t("chooser.back", locale),
-                            discord.ButtonStyle.secondary)
+        back = ChoiceButton(
+            table.id,
+            table.version,
+            encode_path(path[:-1]),
+            i18n.t("chooser.back", locale),
+            discord.ButtonStyle.secondary,
+        )
         back.row = 4
         view.add_item(back)
     return view

@@ -15,7 +15,6 @@ from render.common import (
     MUTED,
     PANEL,
     PANEL_LIGHT,
-    SEAT_COLOURS,
     TEXT,
     canvas,
     fit_text,
@@ -100,17 +99,24 @@ def _place_card(kind: str | None, locale: str) -> Image.Image:
     image, draw = canvas(PLACE_W, PLACE_H, PANEL if kind is None else _kind_colour(kind))
     if kind is None:
         draw.rounded_rectangle((2, 2, PLACE_W - 3, PLACE_H - 3), 12, outline=PANEL_LIGHT, width=2)
-        draw.text((PLACE_W // 2, PLACE_H // 2), _labels(locale)["empty"], fill=MUTED, font=font(14), anchor="mm")
+        draw.text(
+            (PLACE_W // 2, PLACE_H // 2), _labels(locale)["empty"], fill=MUTED, font=font(14), anchor="mm"
+        )
         return image
     ink = readable_on(_kind_colour(kind))
     draw.rounded_rectangle((2, 2, PLACE_W - 3, PLACE_H - 3), 12, outline=ink, width=3)
-    draw.polygon([(PLACE_W // 2, 22), (PLACE_W // 2 + 26, 48), (PLACE_W // 2, 74), (PLACE_W // 2 - 26, 48)],
-                 outline=ink, width=3)
+    draw.polygon(
+        [(PLACE_W // 2, 22), (PLACE_W // 2 + 26, 48), (PLACE_W // 2, 74), (PLACE_W // 2 - 26, 48)],
+        outline=ink,
+        width=3,
+    )
     draw.text((PLACE_W // 2, 96), kind_name(kind, locale), fill=ink, font=font(24, True), anchor="mm")
     return image
 
 
-def _card_back(draw: ImageDraw.ImageDraw, x: int, y: int, colour: tuple[int, int, int], w: int = 22, h: int = 30) -> None:
+def _card_back(
+    draw: ImageDraw.ImageDraw, x: int, y: int, colour: tuple[int, int, int], w: int = 22, h: int = 30
+) -> None:
     draw.rounded_rectangle((x, y, x + w, y + h), 4, fill=colour, outline=TEXT, width=1)
 
 
@@ -124,7 +130,9 @@ def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
         title = labels["over"]
     else:
         title = labels["to_play"].format(name=names[view["current"]] if view["current"] < len(names) else "?")
-    draw.text((24, 20), f"{labels['turn'].format(turn=view['turn'])} · {title}", fill=TEXT, font=font(30, True))
+    draw.text(
+        (24, 20), f"{labels['turn'].format(turn=view['turn'])} · {title}", fill=TEXT, font=font(30, True)
+    )
     draw.text(
         (24, 62),
         labels["scored"].format(
@@ -147,14 +155,26 @@ def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
         for i in range(min(gem_count, 12)):
             _card_back(draw, x + 4 + (i % 6) * 28, gem_y + (i // 6) * 34, PANEL_LIGHT)
         if gem_count:
-            draw.text((x + PLACE_W - 4, gem_y + 74), labels["cards"].format(n=gem_count) + f" ({labels['gems']})",
-                      fill=TEXT, font=font(15), anchor="rb")
+            draw.text(
+                (x + PLACE_W - 4, gem_y + 74),
+                labels["cards"].format(n=gem_count) + f" ({labels['gems']})",
+                fill=TEXT,
+                font=font(15),
+                anchor="rb",
+            )
         card_y = top + 110
         image.paste(_place_card(entry["kind"], locale[:2]), (x, card_y))
         if entry["scorable"]:
-            draw.rounded_rectangle((x - 3, card_y - 3, x + PLACE_W + 2, card_y + PLACE_H + 2), 14, outline=GOLD, width=3)
-            draw.text((x + PLACE_W // 2, card_y + PLACE_H + 14), labels["scorable"], fill=GOLD, font=font(15, True),
-                      anchor="mm")
+            draw.rounded_rectangle(
+                (x - 3, card_y - 3, x + PLACE_W + 2, card_y + PLACE_H + 2), 14, outline=GOLD, width=3
+            )
+            draw.text(
+                (x + PLACE_W // 2, card_y + PLACE_H + 14),
+                labels["scorable"],
+                fill=GOLD,
+                font=font(15, True),
+                anchor="mm",
+            )
         follower_y = card_y + PLACE_H + 30
         for i, seat in enumerate(entry["followers"][:12]):
             _card_back(draw, x + 4 + (i % 6) * 28, follower_y + (i // 6) * 34, _seat_colour(seat))
@@ -165,8 +185,12 @@ def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
     step_w = (WIDTH - 48) / length
     for card in range(track["cards"]):
         x0 = 24 + card * track["steps"] * step_w
-        draw.rounded_rectangle((x0 + 1, track_top, x0 + track["steps"] * step_w - 2, track_top + 56), 8,
-                               fill=PANEL, outline=PANEL_LIGHT)
+        draw.rounded_rectangle(
+            (x0 + 1, track_top, x0 + track["steps"] * step_w - 2, track_top + 56),
+            8,
+            fill=PANEL,
+            outline=PANEL_LIGHT,
+        )
         low = track["base"] + card * track["steps"]
         draw.text((x0 + 8, track_top + 4), str(low), fill=MUTED, font=font(13))
     for seat, score in enumerate(view["scores"]):
@@ -183,26 +207,38 @@ def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
             draw.rounded_rectangle((16, y - 4, WIDTH - 16, y + 28), 8, fill=PANEL)
         draw.ellipse((24, y, 48, y + 24), fill=colour, outline=TEXT, width=2)
         name = names[seat] if seat < len(names) else f"#{seat + 1}"
-        draw.text((60, y), fit_text(draw, name, 22, 520, bold=is_current), fill=ACCENT if is_current else TEXT,
-                  font=font(22, is_current))
+        draw.text(
+            (60, y),
+            fit_text(draw, name, 22, 520, bold=is_current),
+            fill=ACCENT if is_current else TEXT,
+            font=font(22, is_current),
+        )
         draw.text((760, y), f"{view['scores'][seat]}", fill=GOLD, font=font(22, True))
         draw.text((860, y), labels["cards"].format(n=view["hand_sizes"][seat]), fill=MUTED, font=font(20))
         y += 34
     return to_png(image)
 
 
-def _gem_face(draw: ImageDraw.ImageDraw, x: int, y: int, card: str, locale: str, w: int = 110, h: int = 150) -> None:
+def _gem_face(
+    draw: ImageDraw.ImageDraw, x: int, y: int, card: str, locale: str, w: int = 110, h: int = 150
+) -> None:
     kind, value = card.rsplit("-", 1)
     colour = _kind_colour(kind)
     ink = readable_on(colour)
     draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=colour, outline=TEXT, width=2)
     draw.text((x + w // 2, y + 60), value, fill=ink, font=font(56, True), anchor="mm")
-    draw.text((x + w // 2, y + h - 22), fit_text(draw, kind_name(kind, locale), 17, w - 8), fill=ink,
-              font=font(17, True), anchor="mm")
+    draw.text(
+        (x + w // 2, y + h - 22),
+        fit_text(draw, kind_name(kind, locale), 17, w - 8),
+        fill=ink,
+        font=font(17, True),
+        anchor="mm",
+    )
 
 
-def _follower_face(draw: ImageDraw.ImageDraw, x: int, y: int, number: int, seat: int, label: str,
-                   w: int = 110, h: int = 150) -> None:
+def _follower_face(
+    draw: ImageDraw.ImageDraw, x: int, y: int, number: int, seat: int, label: str, w: int = 110, h: int = 150
+) -> None:
     colour = _seat_colour(seat)
     ink = readable_on(colour)
     big = h * 3 // 8
@@ -231,10 +267,12 @@ def render_private(view: dict[str, Any], locale: str) -> bytes:
     for i, number in enumerate(view["followers_home"]):
         x = 24 + i * 52
         draw.rounded_rectangle((x, 250, x + 42, 290), 6, fill=_seat_colour(seat), outline=TEXT)
-        draw.text((x + 21, 270), str(number), fill=readable_on(_seat_colour(seat)), font=font(22, True), anchor="mm")
+        draw.text(
+            (x + 21, 270), str(number), fill=readable_on(_seat_colour(seat)), font=font(22, True), anchor="mm"
+        )
     if played:
         draw.text((24, 306), labels["played"], fill=MUTED, font=font(18))
-        for i, (place, kind, card) in enumerate(played[:14]):
+        for i, (place, _kind, card) in enumerate(played[:14]):
             x = 24 + i * 82
             label = f"{place + 1}"
             if card.startswith("f-"):

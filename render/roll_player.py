@@ -53,7 +53,10 @@ DIE_RGB: dict[str, tuple[int, int, int]] = {c["id"]: tuple(c["rgb"]) for c in DI
 ATTR_NAMES = {a["id"]: a["name"] for a in DICE["attributes"]}
 ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
 TYPE_RGB = {
-    "weapon": (190, 90, 70), "armor": (110, 130, 150), "trait": (170, 120, 60), "skill": (80, 140, 110)
+    "weapon": (190, 90, 70),
+    "armor": (110, 130, 150),
+    "trait": (170, 120, 60),
+    "skill": (80, 140, 110),
 }
 GOOD_RGB = (90, 200, 120)
 BAD_RGB = (230, 100, 100)
@@ -64,8 +67,24 @@ CELL_RGB = {1: (70, 110, 80), -1: (110, 60, 60), 0: PANEL_LIGHT}  # alignment ce
 
 # Every colour drawn, and the grounds each text colour is drawn on (for the blends at letters' edges).
 PALETTE = fixed_palette(
-    [BACKGROUND, PANEL, PANEL_LIGHT, TEXT, MUTED, ACCENT, GOLD, OUTLINE, WHITE, COIN_INK, GOOD_RGB, BAD_RGB,
-     *SEAT_COLOURS, *DIE_RGB.values(), *TYPE_RGB.values(), *CELL_RGB.values()],
+    [
+        BACKGROUND,
+        PANEL,
+        PANEL_LIGHT,
+        TEXT,
+        MUTED,
+        ACCENT,
+        GOLD,
+        OUTLINE,
+        WHITE,
+        COIN_INK,
+        GOOD_RGB,
+        BAD_RGB,
+        *SEAT_COLOURS,
+        *DIE_RGB.values(),
+        *TYPE_RGB.values(),
+        *CELL_RGB.values(),
+    ],
     {
         BACKGROUND: [TEXT, MUTED, ACCENT, GOLD],
         PANEL: [TEXT, MUTED, GOLD, GOOD_RGB, BAD_RGB, *TYPE_RGB.values()],
@@ -78,33 +97,72 @@ PALETTE = fixed_palette(
 
 LABELS = {
     "en": {
-        "round": "Round {n}", "start": "start: {name}", "to_act": "to act: {names}", "over": "Game over",
-        "initiative": "Initiative", "market": "Market",
+        "round": "Round {n}",
+        "start": "start: {name}",
+        "to_act": "to act: {names}",
+        "over": "Game over",
+        "initiative": "Initiative",
+        "market": "Market",
         "deck": "Deck {deck} · discard {discard} · sold out {sold}",
-        "bag": "Bag", "gold": "{n} gold", "tokens": "+{n} discount", "winner": "Winner", "stars": "{n} ★",
-        "phase": {"choose_race": "choosing races", "choose_class": "choosing classes",
-                  "place_start": "placing starting dice", "roll": "rolling", "dice": "dice phase",
-                  "market": "market phase", "cleanup": "cleanup", "over": "game over"},
+        "bag": "Bag",
+        "gold": "{n} gold",
+        "tokens": "+{n} discount",
+        "winner": "Winner",
+        "stars": "{n} ★",
+        "phase": {
+            "choose_race": "choosing races",
+            "choose_class": "choosing classes",
+            "place_start": "placing starting dice",
+            "roll": "rolling",
+            "dice": "dice phase",
+            "market": "market phase",
+            "cleanup": "cleanup",
+            "over": "game over",
+        },
         "areas": {"weapon": "Weapons", "armor": "Armour", "trait": "Traits", "skill": "Skills"},
         "tags": {"weapon": "W", "armor": "A", "trait": "T", "skill": "S"},
         "hands": {1: "1-hand", 2: "2-hand"},
-        "no_class": "no class yet", "backstory": "Backstory", "no_race": "no race yet",
-        "start_dice": "to place:", "top": "top: {card}", "adventurer": "Adventurer die: {n}",
+        "no_class": "no class yet",
+        "backstory": "Backstory",
+        "no_race": "no race yet",
+        "start_dice": "to place:",
+        "top": "top: {card}",
+        "adventurer": "Adventurer die: {n}",
         "rating": "Rating: {rating}",
     },
     "ko": {
-        "round": "{n}라운드", "start": "시작: {name}", "to_act": "차례: {names}", "over": "게임 종료",
-        "initiative": "순서 카드", "market": "상점",
+        "round": "{n}라운드",
+        "start": "시작: {name}",
+        "to_act": "차례: {names}",
+        "over": "게임 종료",
+        "initiative": "순서 카드",
+        "market": "상점",
         "deck": "상점 더미 {deck} · 버린 카드 {discard} · 매진 {sold}",
-        "bag": "주머니", "gold": "금화 {n}", "tokens": "할인 +{n}", "winner": "승리", "stars": "{n} ★",
-        "phase": {"choose_race": "종족 선택", "choose_class": "직업 선택", "place_start": "시작 주사위 배치",
-                  "roll": "주사위 굴림", "dice": "주사위 배치 단계", "market": "카드 구매 단계",
-                  "cleanup": "정리 단계", "over": "게임 종료"},
+        "bag": "주머니",
+        "gold": "금화 {n}",
+        "tokens": "할인 +{n}",
+        "winner": "승리",
+        "stars": "{n} ★",
+        "phase": {
+            "choose_race": "종족 선택",
+            "choose_class": "직업 선택",
+            "place_start": "시작 주사위 배치",
+            "roll": "주사위 굴림",
+            "dice": "주사위 배치 단계",
+            "market": "카드 구매 단계",
+            "cleanup": "정리 단계",
+            "over": "게임 종료",
+        },
         "areas": {"weapon": "무기", "armor": "방어구", "trait": "특성", "skill": "기술"},
         "tags": {"weapon": "무", "armor": "방", "trait": "특", "skill": "기"},
         "hands": {1: "한 손", 2: "양손"},
-        "no_class": "직업 없음", "backstory": "배경", "no_race": "종족 없음", "start_dice": "배치할 주사위:",
-        "top": "맨 위: {card}", "adventurer": "모험가 주사위: {n}", "rating": "평가: {rating}",
+        "no_class": "직업 없음",
+        "backstory": "배경",
+        "no_race": "종족 없음",
+        "start_dice": "배치할 주사위:",
+        "top": "맨 위: {card}",
+        "adventurer": "모험가 주사위: {n}",
+        "rating": "평가: {rating}",
     },
 }
 
@@ -141,8 +199,13 @@ def _die(colour: str | None, value: int | None, size: int, hint: str | None) -> 
     draw.rounded_rectangle(box, radius=7, fill=rgb, outline=OUTLINE if colour == "black" else None, width=2)
     if hint:
         draw.rounded_rectangle((1, 1, size + 7, size + 7), radius=9, outline=DIE_RGB[hint], width=2)
-    draw.text((pad + size / 2, pad + size / 2 + 1), str(value), font=font(int(size * 0.6), True), anchor="mm",
-              fill=readable_on(rgb))
+    draw.text(
+        (pad + size / 2, pad + size / 2 + 1),
+        str(value),
+        font=font(int(size * 0.6), True),
+        anchor="mm",
+        fill=readable_on(rgb),
+    )
     return tile, pad
 
 
@@ -220,8 +283,12 @@ def _chip(card_id: str, lang: str, exhausted: bool) -> Image.Image:
     name = _name(card, lang)
     width = int(font(17).getlength(name)) + 14
     tile, draw = canvas(width + 1, 25, PANEL)
-    draw.rounded_rectangle((0, 0, width, 24), radius=6, fill=BACKGROUND if exhausted else PANEL_LIGHT,
-                           outline=TYPE_RGB[card["type"]])
+    draw.rounded_rectangle(
+        (0, 0, width, 24),
+        radius=6,
+        fill=BACKGROUND if exhausted else PANEL_LIGHT,
+        outline=TYPE_RGB[card["type"]],
+    )
     draw.text((7, 2), name, font=font(17), fill=MUTED if exhausted else TEXT)
     return tile
 
@@ -243,8 +310,13 @@ def _alignment(card_id: str, token: int, lang: str) -> Image.Image:
         fill = CELL_RGB[(value > 0) - (value < 0)]
         ring = GOLD if mine else None
         draw.rounded_rectangle((cx, cy, cx + cell, cy + cell), radius=6, fill=fill, outline=ring, width=4)
-        draw.text((cx + cell / 2, cy + cell / 2), f"{value:+d}" if value else "0", font=font(18, mine),
-                  fill=TEXT, anchor="mm")
+        draw.text(
+            (cx + cell / 2, cy + cell / 2),
+            f"{value:+d}" if value else "0",
+            font=font(18, mine),
+            fill=TEXT,
+            anchor="mm",
+        )
     return tile
 
 
@@ -272,8 +344,11 @@ def _hits(target: dict[str, Any], value: int) -> bool:
 def _header(image: Image.Image, view: dict[str, Any], names: list[str], labels: dict[str, Any]) -> int:
     y = MARGIN
     phase = labels["phase"].get(view["phase"], view["phase"])
-    parts = [labels["round"].format(n=view["round"]) if view["round"] else "", phase,
-             labels["start"].format(name=names[view["start"]])]
+    parts = [
+        labels["round"].format(n=view["round"]) if view["round"] else "",
+        phase,
+        labels["start"].format(name=names[view["start"]]),
+    ]
     if view["solo"] and view["adventurer"]:
         parts.append(labels["adventurer"].format(n=view["adventurer"]))
     room = WIDTH - 2 * MARGIN
@@ -286,8 +361,14 @@ def _header(image: Image.Image, view: dict[str, Any], names: list[str], labels: 
     return y + 40
 
 
-def _initiative(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str],
-                labels: dict[str, Any], y: int) -> int:
+def _initiative(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    names: list[str],
+    labels: dict[str, Any],
+    y: int,
+) -> int:
     paste_text(image, (MARGIN, y), labels["initiative"], 20, MUTED, True)
     x = MARGIN
     y += 28
@@ -302,21 +383,37 @@ def _initiative(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
             draw.ellipse((x + 10, y + 44, x + 34, y + 68), fill=GOLD)
             paste_text(image, (x + 22, y + 56), str(card["gold"]), 16, COIN_INK, True, "mm")
         if owner is not None:
-            paste_text(image, (x + box_w / 2, y + box_h - 8), fitted(names[owner], 16, box_w - 12), 16, TEXT,
-                       anchor="ms")
+            paste_text(
+                image,
+                (x + box_w / 2, y + box_h - 8),
+                fitted(names[owner], 16, box_w - 12),
+                16,
+                TEXT,
+                anchor="ms",
+            )
         x += box_w + 10
     return y + box_h + 10
 
 
-def _bag(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], labels: dict[str, Any], x: int,
-         y: int) -> None:
+def _bag(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    labels: dict[str, Any],
+    x: int,
+    y: int,
+) -> None:
     paste_text(image, (x, y), labels["bag"], 20, MUTED, True)
     y += 30
     for i, colour in enumerate(DIE_RGB):
         cx = x + (i % 4) * 78
         cy = y + (i // 4) * 40
-        draw.rounded_rectangle((cx, cy, cx + 30, cy + 30), radius=6, fill=DIE_RGB[colour],
-                               outline=OUTLINE if colour == "black" else None)
+        draw.rounded_rectangle(
+            (cx, cy, cx + 30, cy + 30),
+            radius=6,
+            fill=DIE_RGB[colour],
+            outline=OUTLINE if colour == "black" else None,
+        )
         paste_text(image, (cx + 36, cy + 15), str(view["bag"][colour]), 20, TEXT, anchor="lm")
 
 
@@ -374,12 +471,27 @@ def _sheet_height(me: dict[str, Any], lang: str) -> int:
     return SHEET_TOP + 6 * (ROW_SIZE + 10) + 4 + start + lines * 28 + 40
 
 
-def _sheet(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], seat: int, name: str,
-           labels: dict[str, Any], lang: str, x: int, y: int, height: int) -> None:
+def _sheet(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    seat: int,
+    name: str,
+    labels: dict[str, Any],
+    lang: str,
+    x: int,
+    y: int,
+    height: int,
+) -> None:
     me = view["seats"][seat]
     acting = seat in view["to_act"]
-    draw.rounded_rectangle((x, y, x + SHEET_W, y + height), radius=14, fill=PANEL,
-                           outline=ACCENT if acting else PANEL_LIGHT, width=4 if acting else 2)
+    draw.rounded_rectangle(
+        (x, y, x + SHEET_W, y + height),
+        radius=14,
+        fill=PANEL,
+        outline=ACCENT if acting else PANEL_LIGHT,
+        width=4 if acting else 2,
+    )
     draw.rounded_rectangle((x, y, x + 12, y + height), radius=6, fill=SEAT_COLOURS[seat % len(SEAT_COLOURS)])
     cls = CLASSES.get(me["class"]) if me["class"] else None
     race = RACES.get(me["race"]) if me["race"] else None
@@ -388,14 +500,24 @@ def _sheet(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], 
     draw.ellipse((x + SHEET_W - 190, y + 10, x + SHEET_W - 162, y + 38), fill=GOLD)
     paste_text(image, (x + SHEET_W - 154, y + 24), str(me["gold"]), 24, GOLD, True, "lm")
     if me["discounts"]:
-        paste_text(image, (x + SHEET_W - 16, y + 24), labels["tokens"].format(n=me["discounts"]), 16, TEXT,
-                   anchor="rm")
+        paste_text(
+            image,
+            (x + SHEET_W - 16, y + 24),
+            labels["tokens"].format(n=me["discounts"]),
+            16,
+            TEXT,
+            anchor="rm",
+        )
     sub = f"{_name(race, lang) if race else labels['no_race']} · "
     sub += f"{_name(cls, lang)} ({_name(cls['ability'], lang)})" if cls else labels["no_class"]
     paste_text(image, (x + 24, y + 42), fitted(sub, 19, SHEET_W - 70), 19, MUTED)
     if cls:
-        draw.rounded_rectangle((x + SHEET_W - 40, y + 44, x + SHEET_W - 18, y + 66), radius=5,
-                               fill=DIE_RGB[cls["colour"]], outline=OUTLINE)
+        draw.rounded_rectangle(
+            (x + SHEET_W - 40, y + 44, x + SHEET_W - 18, y + 66),
+            radius=5,
+            fill=DIE_RGB[cls["colour"]],
+            outline=OUTLINE,
+        )
     # attribute rows: label, race modifier, three boxes, total, the class's target
     backstory = BACKSTORIES[me["backstory"]]
     row_y = y + SHEET_TOP

@@ -52,14 +52,21 @@ def server() -> Iterator[str]:
         as_user = ["runuser", "-u", "postgres", "--"]
     run = dict(check=True, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     subprocess.run([*as_user, initdb, "-D", data, "-U", "postgres", "--auth=trust", "-E", "UTF8"], **run)
-    options = f"-h 127.0.0.1 -p {port} -k {root} -c fsync=off -c synchronous_commit=off -c max_connections=200"
-    subprocess.run([*as_user, pg_ctl, "-D", data, "-o", options, "-w", "-l", os.path.join(root, "log"), "start"],
-                   **run)
+    options = (
+        f"-h 127.0.0.1 -p {port} -k {root} -c fsync=off -c synchronous_commit=off -c max_connections=200"
+    )
+    subprocess.run(
+        [*as_user, pg_ctl, "-D", data, "-o", options, "-w", "-l", os.path.join(root, "log"), "start"], **run
+    )
     try:
         yield f"postgresql+asyncpg://postgres@127.0.0.1:{port}/postgres"
     finally:
-        subprocess.run([*as_user, pg_ctl, "-D", data, "-m", "immediate", "stop"], check=False,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [*as_user, pg_ctl, "-D", data, "-m", "immediate", "stop"],
+            check=False,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         time.sleep(0.1)
         shutil.rmtree(root, ignore_errors=True)
 

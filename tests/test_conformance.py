@@ -58,7 +58,9 @@ def check_state(engine: Engine, state, seat: int, seed: int) -> None:
     # A seat's view must not change when only what it cannot see changes.
     for viewer in range(players):
         other = engine.shuffle_hidden(state, viewer, seed + viewer)
-        assert engine.view(other, viewer) == engine.view(state, viewer), f"seat {viewer}'s view leaks hidden data"
+        assert engine.view(other, viewer) == engine.view(state, viewer), (
+            f"seat {viewer}'s view leaks hidden data"
+        )
         assert engine.to_act(other) == engine.to_act(state)
     # Nobody but the seats to act may act, and nonsense is refused with a code.
     acting = set(engine.to_act(state))

@@ -36,7 +36,13 @@ async def service(database_url, clock):
 
 async def druids(service, humans: int = 3, bots: int = 0):
     table = await service.create_lobby(
-        engine_name="druids", guild_id=7, channel_id=70, host_id=100, host_name="Host", locale="en", raw_options={}
+        engine_name="druids",
+        guild_id=7,
+        channel_id=70,
+        host_id=100,
+        host_name="Host",
+        locale="en",
+        raw_options={},
     )
     for user in range(1, humans):
         await service.join(table.id, 100 + user, f"P{user}")
@@ -104,7 +110,9 @@ async def test_bots_fill_seats_and_play_their_turns(service):
         if state.user_at(seat) is None:
             state = (await service.act_for_bot(table.id, seat)).table
         else:
-            state = (await service.act(table.id, 100, state.engine.bot_action(state.state, seat, state.version))).table
+            state = (
+                await service.act(table.id, 100, state.engine.bot_action(state.state, seat, state.version))
+            ).table
     assert state.status == "finished"
     board = await service.leaderboard(7, "druids")
     assert [(uid, games) for uid, _, games, _, _ in board] == [(100, 1)]
@@ -154,7 +162,9 @@ async def test_undo_after_a_draw_needs_everyone_elses_approval(service):
     table = await druids(service)
     state = table
     while state.state["phase"] != "refill" or state.to_act() != [0]:
-        state = (await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))).table
+        state = (
+            await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))
+        ).table
     before = state.state
     drew = await service.act(table.id, 100, {"type": "draw_gem"})
     assert drew.table.to_act() == [0]
@@ -173,7 +183,9 @@ async def test_a_refused_undo_changes_nothing(service):
     table = await druids(service)
     state = table
     while state.state["phase"] != "refill":
-        state = (await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))).table
+        state = (
+            await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))
+        ).table
     drew = await service.act(table.id, 100, {"type": "draw_gem"})
     await service.request_undo(table.id, 100)
     after, outcome = await service.answer_undo(table.id, 102, False)
@@ -184,7 +196,13 @@ async def test_idle_games_are_archived_and_old_lobbies_expire(service, clock):
     await service.update_settings(7, idle_archive_days=10, lobby_expiry_hours=24)
     table = await druids(service)
     lobby = await service.create_lobby(
-        engine_name="druids", guild_id=7, channel_id=70, host_id=300, host_name="Late", locale="en", raw_options={}
+        engine_name="druids",
+        guild_id=7,
+        channel_id=70,
+        host_id=300,
+        host_name="Late",
+        locale="en",
+        raw_options={},
     )
     clock.advance(25)
     due = await service.due(clock())
@@ -200,7 +218,13 @@ async def test_a_reaction_window_closes_with_a_pass(service, clock):
     """Talisman offers spells in other players' turns; unanswered, the host declines once the window closes."""
     await service.update_settings(7, reaction_window_minutes=5)
     lobby = await service.create_lobby(
-        engine_name="talisman", guild_id=7, channel_id=70, host_id=100, host_name="Host", locale="en", raw_options={}
+        engine_name="talisman",
+        guild_id=7,
+        channel_id=70,
+        host_id=100,
+        host_name="Host",
+        locale="en",
+        raw_options={},
     )
     for user in (101, 102):
         await service.join(lobby.id, user, f"P{user}")
@@ -209,7 +233,9 @@ async def test_a_reaction_window_closes_with_a_pass(service, clock):
         if table.engine.reaction_seats(table.state):
             break
         seat = table.to_act()[0]
-        table = (await service.act(table.id, 100 + seat, table.engine.bot_action(table.state, seat, table.version))).table
+        table = (
+            await service.act(table.id, 100 + seat, table.engine.bot_action(table.state, seat, table.version))
+        ).table
     reacting = table.engine.reaction_seats(table.state)
     assert reacting and table.engine.pass_action(table.state, reacting[0]) == {"type": "decline"}
     clock.advance(4 / 60)

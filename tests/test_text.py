@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 import string
 import unicodedata
-from pathlib import Path
 from importlib import resources
+from pathlib import Path
 
 import pytest
 from PIL import Image, ImageDraw

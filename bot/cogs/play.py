@@ -39,7 +39,9 @@ class PlayCog(commands.Cog):
     def host(self):
         return self.bot.host
 
-    async def _game_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+    async def _game_autocomplete(
+        self, interaction: discord.Interaction, current: str
+    ) -> list[app_commands.Choice[int]]:
         locale = i18n.norm(str(interaction.locale))
         tables = await self.host.service.games_in_channel(interaction.channel_id or 0)
         if not tables:
@@ -55,7 +57,9 @@ class PlayCog(commands.Cog):
     @play.command(name="new", description=_desc("play.new.description"))
     @app_commands.describe(game=_desc("option.game"), options=_desc("option.options"))
     @app_commands.choices(game=_game_choices())
-    async def new(self, interaction: discord.Interaction, game: app_commands.Choice[str], options: str | None = None):
+    async def new(
+        self, interaction: discord.Interaction, game: app_commands.Choice[str], options: str | None = None
+    ):
         await self.host.new_lobby(interaction, game.value, options)
 
     @play.command(name="demo", description=_desc("play.demo.description"))
@@ -110,7 +114,9 @@ class PlayCog(commands.Cog):
             message = self.bot.get_partial_messageable(table.record.channel_id).get_partial_message(
                 table.record.lobby_message_id
             )
-            await message.edit(content=self.host.lobby_text(table), view=lobby_view(table, table.record.locale))
+            await message.edit(
+                content=self.host.lobby_text(table), view=lobby_view(table, table.record.locale)
+            )
 
     @play.command(name="start", description=_desc("play.start.description"))
     @app_commands.describe(game=_desc("option.game_id"))
@@ -171,8 +177,16 @@ class PlayCog(commands.Cog):
             else:
                 state = i18n.t("play.mine.waiting", locale)
             where = f"<#{table.record.thread_id or table.record.channel_id}>"
-            lines.append(i18n.t("play.mine.line", locale, game=table.engine.title(locale), id=table.id,
-                                where=where, state=state))
+            lines.append(
+                i18n.t(
+                    "play.mine.line",
+                    locale,
+                    game=table.engine.title(locale),
+                    id=table.id,
+                    where=where,
+                    state=state,
+                )
+            )
         text = "\n".join(lines) if lines else i18n.t("play.mine.none", locale)
         await interaction.response.send_message(text[:2000], ephemeral=True)
 
@@ -303,7 +317,9 @@ class PlayCog(commands.Cog):
             after=pick(record.remind_after_hours, settings.remind_after_hours),
             every=pick(record.remind_every_hours, settings.remind_every_hours),
             max=pick(record.remind_max, settings.remind_max),
-            deadline=i18n.t("game.hours", locale, hours=limit) if limit else i18n.t("game.no_deadline", locale),
+            deadline=i18n.t("game.hours", locale, hours=limit)
+            if limit
+            else i18n.t("game.no_deadline", locale),
         )
         await interaction.response.send_message(text, ephemeral=True)
 
@@ -319,8 +335,17 @@ class PlayCog(commands.Cog):
         else:
             lines = [f"**{i18n.t('stats.title', locale, game=title)}**"]
             for rank, (_, name, games, wins, average) in enumerate(rows[:20], start=1):
-                lines.append(i18n.t("stats.line", locale, rank=rank, name=name, wins=wins, games=games,
-                                    average=f"{average:.1f}"))
+                lines.append(
+                    i18n.t(
+                        "stats.line",
+                        locale,
+                        rank=rank,
+                        name=name,
+                        wins=wins,
+                        games=games,
+                        average=f"{average:.1f}",
+                    )
+                )
             text = "\n".join(lines)
         await interaction.response.send_message(text[:2000], ephemeral=True)
 
@@ -338,8 +363,16 @@ class PlayCog(commands.Cog):
                 seat = next(s for s in table.seats if s.user_id == who.id)
                 result = i18n.t("history.won" if seat.won else "history.lost", locale)
                 score = seat.final_score if seat.final_score is not None else "—"
-                lines.append(i18n.t("history.line", locale, game=table.engine.title(locale), id=table.id,
-                                    result=result, score=score))
+                lines.append(
+                    i18n.t(
+                        "history.line",
+                        locale,
+                        game=table.engine.title(locale),
+                        id=table.id,
+                        result=result,
+                        score=score,
+                    )
+                )
             text = "\n".join(lines)
         await interaction.response.send_message(text[:2000], ephemeral=True)
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import i18n, rules
@@ -16,7 +15,9 @@ class RulesCog(commands.Cog):
         self.bot = bot
 
     @app_commands.command(name="rules", description=_desc("rules.description"))
-    @app_commands.describe(game=_desc("option.game"), topic=_desc("option.topic"), public=_desc("option.public"))
+    @app_commands.describe(
+        game=_desc("option.game"), topic=_desc("option.topic"), public=_desc("option.public")
+    )
     @app_commands.choices(game=_game_choices())
     async def rules_command(
         self,

@@ -31,7 +31,10 @@ class SettingsCog(commands.Cog):
         reaction_minutes=_desc("option.reaction_minutes"),
     )
     @app_commands.choices(
-        locale=[app_commands.Choice(name=n, value=v) for n, v in (("English", "en"), ("한국어", "ko"), ("Español", "es"))]
+        locale=[
+            app_commands.Choice(name=n, value=v)
+            for n, v in (("English", "en"), ("한국어", "ko"), ("Español", "es"))
+        ]
     )
     async def settings(
         self,
@@ -61,9 +64,14 @@ class SettingsCog(commands.Cog):
             changes["locale"] = locale.value
         if threads is not None:
             changes["use_threads"] = threads
-        for name, value in (("remind_after_hours", remind_after), ("remind_every_hours", remind_every),
-                            ("remind_max", remind_max), ("idle_archive_days", archive_days),
-                            ("lobby_expiry_hours", lobby_hours), ("reaction_window_minutes", reaction_minutes)):
+        for name, value in (
+            ("remind_after_hours", remind_after),
+            ("remind_every_hours", remind_every),
+            ("remind_max", remind_max),
+            ("idle_archive_days", archive_days),
+            ("lobby_expiry_hours", lobby_hours),
+            ("reaction_window_minutes", reaction_minutes),
+        ):
             if value is not None:
                 changes[name] = value
         if deadline is not None:
@@ -72,7 +80,11 @@ class SettingsCog(commands.Cog):
             changes["host_role_id"] = None if host_role.is_default() else host_role.id
         if channel is not None:
             channels = [int(c) for c in current.game_channel_ids]
-            channels = [c for c in channels if c != channel.id] if channel.id in channels else [*channels, channel.id]
+            channels = (
+                [c for c in channels if c != channel.id]
+                if channel.id in channels
+                else [*channels, channel.id]
+            )
             changes["game_channel_ids"] = channels
         if changes:
             current = await service.update_settings(guild_id, **changes)

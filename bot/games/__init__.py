@@ -20,7 +20,11 @@ def presenters() -> dict[str, GamePresenter]:
             continue
         module = importlib.import_module(f"bot.games.{info.name}")
         for _, cls in inspect.getmembers(module, inspect.isclass):
-            if issubclass(cls, GamePresenter) and cls is not GamePresenter and cls.__module__ == module.__name__:
+            if (
+                issubclass(cls, GamePresenter)
+                and cls is not GamePresenter
+                and cls.__module__ == module.__name__
+            ):
                 found[cls.engine_name] = cls()
     return found
 

@@ -21,7 +21,9 @@ class GamePresenter:
 
     def __init__(self) -> None:
         self.engine = get_engine(self.engine_name)
-        strings = json.loads(resources.files("bot.games").joinpath(f"{self.engine_name}.json").read_text("utf-8"))
+        strings = json.loads(
+            resources.files("bot.games").joinpath(f"{self.engine_name}.json").read_text("utf-8")
+        )
         for locale, entries in strings.items():
             i18n.add_catalog(locale, {f"{self.engine_name}.{key}": text for key, text in entries.items()})
 
@@ -37,7 +39,9 @@ class GamePresenter:
     # --- choosing actions -----------------------------------------------------------------------------------------
 
     def prompt_text(self, key: str, locale: str) -> str:
-        return self.t(f"prompt.{key}", locale) if self.has(f"prompt.{key}") else i18n.t("chooser.choose", locale)
+        return (
+            self.t(f"prompt.{key}", locale) if self.has(f"prompt.{key}") else i18n.t("chooser.choose", locale)
+        )
 
     def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "type":

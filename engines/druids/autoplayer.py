@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from engines.base import Action, View
 from engines.druids.engine import card_number, distribute, gem_kind, is_follower
 from engines.rng import Rng
@@ -13,8 +11,9 @@ MATCH_CHANCE = 1 / 6  # a face-down gem matches the place about one time in six
 AVERAGE_GEM = 5
 
 
-def _place_outlook(view: View, place: int, seat: int, extra_follower: int | None = None,
-                   extra_gem: int = 0) -> tuple[float, float]:
+def _place_outlook(
+    view: View, place: int, seat: int, extra_follower: int | None = None, extra_gem: int = 0
+) -> tuple[float, float]:
     """(my expected amulets, the best other seat's) if the place were scored now, with an optional extra card."""
     entry = view["places"][place]
     kind = entry["kind"]
@@ -57,13 +56,19 @@ def _value(view: View, seat: int, action: Action) -> float:
         if is_follower(card):
             mine_before, _ = _place_outlook(view, place, seat)
             mine_after, other = _place_outlook(view, place, seat, extra_follower=card_number(card))
-            return (mine_after - mine_before) * 0.8 - card_number(card) * 0.15 - max(0.0, other - mine_after) * 0.1
+            return (
+                (mine_after - mine_before) * 0.8
+                - card_number(card) * 0.15
+                - max(0.0, other - mine_after) * 0.1
+            )
         value = card_number(card)
         if gem_kind(card) != entry["kind"]:
             return -0.5 + (0.3 if seat not in entry["followers"] and entry["followers"] else 0)  # a decoy
         mine, other = _place_outlook(view, place, seat, extra_gem=value)
         pot = max(1.0, mine + other)
-        return value * (mine / pot) * 1.2 - value * (other / pot) * 0.6 + (0.4 if not entry["followers"] else 0)
+        return (
+            value * (mine / pot) * 1.2 - value * (other / pot) * 0.6 + (0.4 if not entry["followers"] else 0)
+        )
     if kind == "discard_gem":
         open_kinds = {p["kind"] for p in view["places"] if p["kind"]}
         return 0.5 if gem_kind(action["card"]) not in open_kinds else -card_number(action["card"]) / 10

@@ -22,7 +22,9 @@ from typing import Any
 from engines.base import Action, Engine, Event, IllegalAction, Outcome, State, View, clone
 from engines.rng import Rng
 
-COMPONENTS: dict[str, Any] = json.loads(resources.files(__package__).joinpath("data/components.json").read_text())
+COMPONENTS: dict[str, Any] = json.loads(
+    resources.files(__package__).joinpath("data/components.json").read_text()
+)
 GEM_KINDS: list[str] = [kind["id"] for kind in COMPONENTS["gem_kinds"]]
 GEM_VALUES: list[int] = COMPONENTS["gem_values"]
 FOLLOWER_NUMBERS: list[int] = COMPONENTS["follower_numbers"]
@@ -78,7 +80,9 @@ class Druids(Engine):
         for _ in range(players):
             followers = rng.shuffled(FOLLOWER_NUMBERS)
             taken = followers[: COMPONENTS["starting_followers"]]
-            hand = [gems.pop() for _ in range(COMPONENTS["starting_gems"])] + [follower_card(n) for n in taken]
+            hand = [gems.pop() for _ in range(COMPONENTS["starting_gems"])] + [
+                follower_card(n) for n in taken
+            ]
             hands.append(hand)
             home.append(sorted(followers[COMPONENTS["starting_followers"] :]))
         face_up = COMPONENTS["face_up_places"]
@@ -121,7 +125,9 @@ class Druids(Engine):
             return actions
         if phase == "discard":
             gems = [card for card in state["hands"][seat] if not is_follower(card)]
-            return [{"type": "discard_gem", "card": card} for card in sorted(gems)] + [{"type": "skip_discard"}]
+            return [{"type": "discard_gem", "card": card} for card in sorted(gems)] + [
+                {"type": "skip_discard"}
+            ]
         if phase == "refill":
             actions = []
             if state["gem_deck"] or state["gem_discard"]:
@@ -215,7 +221,9 @@ class Druids(Engine):
             state["hands"][seat].remove(action["card"])
             state["gem_discard"].append(action["card"])
             events.append({"type": "GemDiscarded", "seat": seat})
-            events.append({"type": "OwnGemDiscarded", "seat": seat, "card": action["card"], "private": [seat]})
+            events.append(
+                {"type": "OwnGemDiscarded", "seat": seat, "card": action["card"], "private": [seat]}
+            )
             state["phase"] = "refill"
         elif kind == "skip_discard":
             state["phase"] = "refill"
@@ -225,7 +233,9 @@ class Druids(Engine):
             state["followers_home"][seat].remove(action["number"])
             state["hands"][seat].append(follower_card(action["number"]))
             events.append({"type": "FollowerTaken", "seat": seat})
-            events.append({"type": "OwnFollowerTaken", "seat": seat, "number": action["number"], "private": [seat]})
+            events.append(
+                {"type": "OwnFollowerTaken", "seat": seat, "number": action["number"], "private": [seat]}
+            )
         if state["finished"] is None:
             events += self._advance(state)
         return events
@@ -241,7 +251,14 @@ class Druids(Engine):
         kind = state["places"][place]["kind"]
         return [
             {"type": "CardPlayed", "seat": seat, "place": place, "kind": kind, "card_kind": card_kind},
-            {"type": "OwnCardPlayed", "seat": seat, "place": place, "kind": kind, "card": card, "private": [seat]},
+            {
+                "type": "OwnCardPlayed",
+                "seat": seat,
+                "place": place,
+                "kind": kind,
+                "card": card,
+                "private": [seat],
+            },
         ]
 
     def _draw_gem(self, state: State, seat: int) -> list[Event]:
@@ -305,7 +322,11 @@ class Druids(Engine):
             {"type": "ScoringRequested", "seat": seat, "place": index, "kind": kind},
             {"type": "PlaceRevealed", "place": index, "kind": kind, "cards": cards},
         ]
-        amulets = sum(card_number(c["card"]) for c in cards if not is_follower(c["card"]) and gem_kind(c["card"]) == kind)
+        amulets = sum(
+            card_number(c["card"])
+            for c in cards
+            if not is_follower(c["card"]) and gem_kind(c["card"]) == kind
+        )
         followers = sorted(
             (c for c in cards if is_follower(c["card"])), key=lambda c: (card_number(c["card"]), c["order"])
         )

@@ -65,9 +65,18 @@ CLASS_DIE_CHANCE = 0.3  # chance that a die still to come is of the class colour
 ARMOR_GROWTH = 0.15  # cards a started armour set is expected to gain per round left
 ARMOR_GROWTH_MAX = 1.5  # however many rounds are left
 SKILL_USE = {  # stars one use of a skill's effect is roughly worth
-    "gain_gold": 2 * GOLD_VALUE, "swap_dice": 0.5, "adjust_die": 0.5, "flip_die": 0.6, "reroll_die": 0.4,
-    "move_die": 0.4, "reroll_initiative_all": 0.2, "reroll_initiative_one": 0.2, "swap_with_initiative": 0.4,
-    "take_from_bag": 0.4, "buy_from_deck": 0.3, "copy_skill": 0.4,
+    "gain_gold": 2 * GOLD_VALUE,
+    "swap_dice": 0.5,
+    "adjust_die": 0.5,
+    "flip_die": 0.6,
+    "reroll_die": 0.4,
+    "move_die": 0.4,
+    "reroll_initiative_all": 0.2,
+    "reroll_initiative_one": 0.2,
+    "swap_with_initiative": 0.4,
+    "take_from_bag": 0.4,
+    "buy_from_deck": 0.3,
+    "copy_skill": 0.4,
 }
 SKILL_USES = 0.4  # uses per round left a skill is likely to see
 SKILL_KEEP = 0.3  # a used skill is exhausted until cleanup
@@ -96,6 +105,7 @@ SUM_DIST = [_sum_distribution(k) for k in range(SLOTS + 1)]
 
 def _backstory_table() -> list[list[float]]:
     """Expected backstory stars for m certain matches and o open slots."""
+
     def stars(matches: int) -> int:
         return max(step["stars"] for step in BACKSTORY_SCORING if matches >= step["matches"])
 
@@ -125,8 +135,15 @@ def fix_weights(future: int) -> tuple[float, float]:
 
 
 @lru_cache(maxsize=1 << 13)
-def _row_value(class_id: str, race_mod: int, attr: str, values: tuple[int, ...], bonus: int,
-               traits: tuple[str, ...], future: int) -> float:
+def _row_value(
+    class_id: str,
+    race_mod: int,
+    attr: str,
+    values: tuple[int, ...],
+    bonus: int,
+    traits: tuple[str, ...],
+    future: int,
+) -> float:
     """Expected stars of one attribute row: its class target and the traits that read it."""
     target = CLASSES[class_id]["targets"][attr]
     nudge, flip = fix_weights(future)
@@ -142,8 +159,13 @@ def _row_value(class_id: str, race_mod: int, attr: str, values: tuple[int, ...],
     def settled(base: int) -> float:
         best = worth(base)
         if future:
-            best = max(best, nudge * worth(base - 1), nudge * worth(base + 1),
-                       nudge * nudge * worth(base - 2), nudge * nudge * worth(base + 2))
+            best = max(
+                best,
+                nudge * worth(base - 1),
+                nudge * worth(base + 1),
+                nudge * nudge * worth(base - 2),
+                nudge * nudge * worth(base + 2),
+            )
             for v in values:
                 best = max(best, flip * worth(base + 7 - 2 * v))
         return best
@@ -177,15 +199,24 @@ def potential(seat: Seat, future: int, solo: bool, others_gold: list[int]) -> fl
     class_dice = matches = open_slots = 0
     for attr, row in seat["rows"].items():
         bonus = sum(weapon_bonus(seat, attr, c) for c, _ in row) if bonuses else 0
-        value, own, match, still_open = _row(class_id, race, backstory, attr, tuple(map(tuple, row)), bonus,
-                                             row_traits[attr], fixes)
+        value, own, match, still_open = _row(
+            class_id, race, backstory, attr, tuple(map(tuple, row)), bonus, row_traits[attr], fixes
+        )
         total += value
         class_dice += own
         matches += match
         open_slots += still_open
     total += class_dice + BACKSTORY_EXPECT[matches][open_slots]
-    total += _cards_value(class_id, seat["alignment"], seat["token"], tuple(cards["weapon"]),
-                          tuple(cards["armor"]), traits, tuple(cards["skill"]), future)
+    total += _cards_value(
+        class_id,
+        seat["alignment"],
+        seat["token"],
+        tuple(cards["weapon"]),
+        tuple(cards["armor"]),
+        traits,
+        tuple(cards["skill"]),
+        future,
+    )
     if traits:
         total += _other_traits(seat, class_dice, empty_slots(seat), future, others_gold)
     gold = seat["gold"]
@@ -196,8 +227,16 @@ def potential(seat: Seat, future: int, solo: bool, others_gold: list[int]) -> fl
 
 
 @lru_cache(maxsize=1 << 13)
-def _row(class_id: str, race: str, backstory: str, attr: str, dice: tuple[tuple[str, int], ...], bonus: int,
-         traits: tuple[str, ...], fixes: int) -> tuple[float, int, int, int]:
+def _row(
+    class_id: str,
+    race: str,
+    backstory: str,
+    attr: str,
+    dice: tuple[tuple[str, int], ...],
+    bonus: int,
+    traits: tuple[str, ...],
+    fixes: int,
+) -> tuple[float, int, int, int]:
     """One row's expected stars, its class-colour dice, and whether its backstory slot matches or is open."""
     values = tuple(v for _, v in dice)
     value = _row_value(class_id, RACES[race]["modifiers"][attr], attr, values, bonus, traits, fixes)
@@ -232,8 +271,16 @@ def _cells(alignment: str, traits: tuple[str, ...]) -> tuple[float, ...]:
 
 
 @lru_cache(maxsize=1 << 12)
-def _cards_value(class_id: str, alignment: str, token: int, weapons: tuple[str, ...], armor: tuple[str, ...],
-                 traits: tuple[str, ...], skills: tuple[str, ...], future: int) -> float:
+def _cards_value(
+    class_id: str,
+    alignment: str,
+    token: int,
+    weapons: tuple[str, ...],
+    armor: tuple[str, ...],
+    traits: tuple[str, ...],
+    skills: tuple[str, ...],
+    future: int,
+) -> float:
     """The alignment, armour, weapons and skills: what does not depend on the dice."""
     cells = _cells(alignment, traits)
     total = cells[token]
@@ -431,11 +478,17 @@ class Planner:
         best = 0.0
         for kind in kinds:
             if kind == "alignment":
-                worth = max(
-                    (self.gain({**seat, "token": moved(seat["token"], d)})
-                     for d in DIRECTIONS if can_move(seat["token"], d)),
-                    default=0.0,
-                ) - base
+                worth = (
+                    max(
+                        (
+                            self.gain({**seat, "token": moved(seat["token"], d)})
+                            for d in DIRECTIONS
+                            if can_move(seat["token"], d)
+                        ),
+                        default=0.0,
+                    )
+                    - base
+                )
             elif kind == "discount":
                 worth = DISCOUNT_USE * self.gold_gain(1)
             elif after is None or kind in ROUGH_PROSPECTS:
@@ -455,8 +508,10 @@ class Planner:
         while hands_used(after) > MAX_HANDS:
             weapons = after["cards"]["weapon"]
             after = max(
-                ({**after, "cards": {**after["cards"], "weapon": [w for w in weapons if w != drop]}}
-                 for drop in weapons),
+                (
+                    {**after, "cards": {**after["cards"], "weapon": [w for w in weapons if w != drop]}}
+                    for drop in weapons
+                ),
                 key=lambda s: self.value(s, index),
             )
         return self.value(after, index) - self.value(seat, index)
@@ -478,14 +533,25 @@ class Planner:
         if kind in ("flip_die", "reroll_die"):
             choices = [{"type": kind, "die": pos} for pos in filled]
         elif kind == "adjust_die":
-            choices = [{"type": kind, "die": pos, "delta": d} for pos in filled for d in (-1, 1)
-                       if 1 <= self.die_value(seat, pos) + d <= 6]
+            choices = [
+                {"type": kind, "die": pos, "delta": d}
+                for pos in filled
+                for d in (-1, 1)
+                if 1 <= self.die_value(seat, pos) + d <= 6
+            ]
         elif kind == "swap_dice":  # swapping two alike dice of one row changes nothing
-            choices = [{"type": kind, "die": a, "other": b} for a, b in combinations(filled, 2)
-                       if a[:3] != b[:3] or self.die_colour(seat, a) != self.die_colour(seat, b)]
+            choices = [
+                {"type": kind, "die": a, "other": b}
+                for a, b in combinations(filled, 2)
+                if a[:3] != b[:3] or self.die_colour(seat, a) != self.die_colour(seat, b)
+            ]
         else:
-            choices = [{"type": kind, "die": pos, "row": row} for pos in filled for row in ATTRIBUTES
-                       if row != pos[:3] and len(seat["rows"][row]) < SLOTS]
+            choices = [
+                {"type": kind, "die": pos, "row": row}
+                for pos in filled
+                for row in ATTRIBUTES
+                if row != pos[:3] and len(seat["rows"][row]) < SLOTS
+            ]
         return [(choice, self.die_gain(seat, choice)) for choice in choices]
 
     def die_gain(self, seat: Seat, action: Action) -> float:
@@ -555,8 +621,11 @@ class Planner:
             if context != "place" or held is None:
                 return 0.0
             return max(
-                (self.best_placement([c, held[1]]) - self.best_placement(held)
-                 for c, n in self.view["bag"].items() if n > 0 and c != held[0]),
+                (
+                    self.best_placement([c, held[1]]) - self.best_placement(held)
+                    for c, n in self.view["bag"].items()
+                    if n > 0 and c != held[0]
+                ),
                 default=0.0,
             )
         if kind == "buy_from_deck":
@@ -616,7 +685,7 @@ class Planner:
     def deny_value(self, card: str) -> float:
         """How much discarding `card` keeps from the seats still to buy in this market."""
         order = self.view["market_order"]
-        later = order[self.view["market_index"] + 1:]
+        later = order[self.view["market_index"] + 1 :]
         seats = self.view["seats"]
         return DENY_WEIGHT * max(
             (self.buy_gain(seats[i], i, card, self.cost(seats[i], card)) for i in later), default=0.0
@@ -704,7 +773,8 @@ class Planner:
     def row_gold(self, row: str) -> float:
         """What the gold this seat's weapons pay for an attribute action of `row` is worth."""
         gold = sum(
-            CARDS[w]["effect"]["gold"] for w in self.me["cards"]["weapon"]
+            CARDS[w]["effect"]["gold"]
+            for w in self.me["cards"]["weapon"]
             if CARDS[w]["effect"]["kind"] == "action_gold" and CARDS[w]["effect"]["row"] == row
         )
         return self.gold_gain(gold) if gold else 0.0

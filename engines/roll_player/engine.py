@@ -52,19 +52,57 @@ THIRD_BOX_GOLD = 1
 MARKET_DISCARD_GOLD = 2
 MAX_HANDS = 2
 # Which row's action each attribute-action type is (for weapons that pay out on a row's action, and for Wizard).
-ACTION_ROW = {"flip": "str", "swap": "dex", "adjust": "con", "reroll": "int", "alignment": "wis", "discount": "cha"}
+ACTION_ROW = {
+    "flip": "str",
+    "swap": "dex",
+    "adjust": "con",
+    "reroll": "int",
+    "alignment": "wis",
+    "discount": "cha",
+}
 ACTION_TYPES = {
-    "choose_race", "choose_class", "place_start_die", "order_die", "pick_card", "place_die", "flip_die", "swap_dice",
-    "adjust_die", "reroll_die", "keep_roll", "move_token", "take_discount", "skip_action", "use_skill",
-    "decline_skill", "skip_effect", "move_die", "reroll_initiative", "swap_with_initiative", "take_from_bag",
-    "buy_revealed", "decline_revealed", "recall_card", "skip_recall", "buy_card", "discard_card", "take_gold",
-    "end_market_turn", "discard_weapon", "refresh_skill",
+    "choose_race",
+    "choose_class",
+    "place_start_die",
+    "order_die",
+    "pick_card",
+    "place_die",
+    "flip_die",
+    "swap_dice",
+    "adjust_die",
+    "reroll_die",
+    "keep_roll",
+    "move_token",
+    "take_discount",
+    "skip_action",
+    "use_skill",
+    "decline_skill",
+    "skip_effect",
+    "move_die",
+    "reroll_initiative",
+    "swap_with_initiative",
+    "take_from_bag",
+    "buy_revealed",
+    "decline_revealed",
+    "recall_card",
+    "skip_recall",
+    "buy_card",
+    "discard_card",
+    "take_gold",
+    "end_market_turn",
+    "discard_weapon",
+    "refresh_skill",
 }
 # The decision points of a seat's own turn (the others are windows opened during another seat's turn).
 OWN_TURN = ("pick", "place", "action", "market")
 DIE_ACTION_TYPE = {"flip": "flip_die", "swap": "swap_dice", "adjust": "adjust_die", "reroll": "reroll_die"}
-EFFECT_DIE_KIND = {"flip_die": "flip", "swap_dice": "swap", "adjust_die": "adjust", "reroll_die": "reroll",
-                   "move_die": "move"}
+EFFECT_DIE_KIND = {
+    "flip_die": "flip",
+    "swap_dice": "swap",
+    "adjust_die": "adjust",
+    "reroll_die": "reroll",
+    "move_die": "move",
+}
 
 
 def position(attr: str, slot: int) -> str:
@@ -143,22 +181,24 @@ class RollPlayer(Engine):
         seats = []
         for seat in range(players):
             extra = 0 if options["short_game"] else {2: 1, 3: 2}.get(order.index(seat), 0)
-            seats.append({
-                "race": None,
-                "class": None,
-                "backstory": backstories[seat],
-                "alignment": alignments[seat],
-                "token": ALIGNMENT_START,
-                "gold": START_GOLD + extra,
-                "rows": {attr: [] for attr in ATTRIBUTES},
-                "cards": {kind: [] for kind in CARD_TYPES},
-                "exhausted": [],
-                "discounts": 0,
-                "start_dice": [],
-                "initiative": None,
-                "held": None,
-                "refresh_left": 0,
-            })
+            seats.append(
+                {
+                    "race": None,
+                    "class": None,
+                    "backstory": backstories[seat],
+                    "alignment": alignments[seat],
+                    "token": ALIGNMENT_START,
+                    "gold": START_GOLD + extra,
+                    "rows": {attr: [] for attr in ATTRIBUTES},
+                    "cards": {kind: [] for kind in CARD_TYPES},
+                    "exhausted": [],
+                    "discounts": 0,
+                    "start_dice": [],
+                    "initiative": None,
+                    "held": None,
+                    "refresh_left": 0,
+                }
+            )
         bag = dict(COLOUR_COUNTS)
         if solo:
             bag["gold"] -= 1  # the adventurer die stays out of the bag all game
@@ -167,7 +207,8 @@ class RollPlayer(Engine):
         sold_out = [deck.pop(0)] if solo else []
         cards = basis + 1
         initiative = [
-            {"number": k, "die": None, "gold": 1 if 1 < k < cards else 0, "owner": None} for k in range(1, cards + 1)
+            {"number": k, "die": None, "gold": 1 if 1 < k < cards else 0, "owner": None}
+            for k in range(1, cards + 1)
         ]
         return {
             "players": players,
@@ -303,7 +344,9 @@ class RollPlayer(Engine):
             if state["druid_pending"]:
                 actions: list[Action] = [
                     {"type": "recall_card", "card_type": CARDS[card]["type"], "card": card}
-                    for card in sorted(state["discard"], key=lambda c: (CARD_TYPES.index(CARDS[c]["type"]), c))
+                    for card in sorted(
+                        state["discard"], key=lambda c: (CARD_TYPES.index(CARDS[c]["type"]), c)
+                    )
                 ]
                 return actions + [{"type": "skip_recall"}]
             return self._market_actions(state, seat)
@@ -346,9 +389,11 @@ class RollPlayer(Engine):
                 {"type": "place_die", "row": attr} for attr in ATTRIBUTES if len(me["rows"][attr]) < SLOTS
             ]
             return actions + self._skill_actions(state, seat, "place")
-        kinds = set(ROW_ACTION.values()) if class_ability(me["class"]).get("kind") == "any_row_action" else {
-            ROW_ACTION[state["action_row"]]
-        }
+        kinds = (
+            set(ROW_ACTION.values())
+            if class_ability(me["class"]).get("kind") == "any_row_action"
+            else {ROW_ACTION[state["action_row"]]}
+        )
         actions = []
         for kind in sorted(kinds, key=lambda k: ATTRIBUTES.index(ACTION_ROW[k])):
             actions += self._attribute_actions(me, kind)
@@ -370,7 +415,9 @@ class RollPlayer(Engine):
             for pos in filled:
                 attr, slot = parse_position(pos)  # type: ignore[misc]
                 value = me["rows"][attr][slot][1]
-                actions += [{"type": "adjust_die", "die": pos, "delta": d} for d in (-1, 1) if 1 <= value + d <= 6]
+                actions += [
+                    {"type": "adjust_die", "die": pos, "delta": d} for d in (-1, 1) if 1 <= value + d <= 6
+                ]
             return actions
         if kind == "move":
             actions = []
@@ -423,13 +470,15 @@ class RollPlayer(Engine):
             if skill in me["exhausted"]:
                 continue
             if CARDS[skill]["effect"]["kind"] == "copy_skill":
-                others = sorted({
-                    card
-                    for i, other in enumerate(state["seats"])
-                    if i != seat
-                    for card in other["cards"]["skill"]
-                    if CARDS[card]["effect"]["kind"] != "copy_skill"
-                })
+                others = sorted(
+                    {
+                        card
+                        for i, other in enumerate(state["seats"])
+                        if i != seat
+                        for card in other["cards"]["skill"]
+                        if CARDS[card]["effect"]["kind"] != "copy_skill"
+                    }
+                )
                 # Diplomacy may be used only to move the token, so on its own turn a seat may copy any skill.
                 actions += [
                     {"type": "use_skill", "skill": skill, "copy": card}
@@ -437,7 +486,9 @@ class RollPlayer(Engine):
                     if can_move(me["token"], CARDS[card].get("arrow"))
                     and (context in OWN_TURN or self._skill_applies(state, seat, card, context))
                 ]
-            elif can_move(me["token"], CARDS[skill].get("arrow")) and self._skill_applies(state, seat, skill, context):
+            elif can_move(me["token"], CARDS[skill].get("arrow")) and self._skill_applies(
+                state, seat, skill, context
+            ):
                 actions.append({"type": "use_skill", "skill": skill, "copy": None})
         return actions
 
@@ -551,8 +602,16 @@ class RollPlayer(Engine):
         elif kind == "place_start_die":
             die = me["start_dice"].pop(action["die"])
             gold = self._place(me, action["row"], die, setup=True)
-            events.append({"type": "StartDiePlaced", "seat": seat, "row": action["row"], "colour": die[0],
-                           "value": die[1], "gold": gold})
+            events.append(
+                {
+                    "type": "StartDiePlaced",
+                    "seat": seat,
+                    "row": action["row"],
+                    "colour": die[0],
+                    "value": die[1],
+                    "gold": gold,
+                }
+            )
         elif kind == "pick_card":
             self._pick_card(state, seat, action["card"], events)
         elif kind == "place_die":
@@ -561,11 +620,20 @@ class RollPlayer(Engine):
             gold = self._place(me, action["row"], die, setup=False)
             state["step"] = "action"
             state["action_row"] = action["row"]
-            events.append({"type": "DiePlaced", "seat": seat, "row": action["row"], "colour": die[0],
-                           "value": die[1], "gold": gold})
+            events.append(
+                {
+                    "type": "DiePlaced",
+                    "seat": seat,
+                    "row": action["row"],
+                    "colour": die[0],
+                    "value": die[1],
+                    "gold": gold,
+                }
+            )
         elif kind in ("flip_die", "swap_dice", "adjust_die", "reroll_die", "move_token", "take_discount"):
-            row = ACTION_ROW[{"move_token": "alignment", "take_discount": "discount"}.get(kind) or
-                             EFFECT_DIE_KIND[kind]]
+            row = ACTION_ROW[
+                {"move_token": "alignment", "take_discount": "discount"}.get(kind) or EFFECT_DIE_KIND[kind]
+            ]
             gold = self._action_gold(me, row)
             events.append({"type": "AttributeActionTaken", "seat": seat, "row": row, "gold": gold})
             if kind == "move_token":
@@ -592,8 +660,16 @@ class RollPlayer(Engine):
             price = card_price(state["seats"][seat], action["card"], discounts=True)
             state["market"].remove(action["card"])
             self._pay(me, price, action["tokens"])
-            events.append({"type": "CardBought", "seat": seat, "card": action["card"], "gold": price - action["tokens"],
-                           "tokens": action["tokens"], "source": "market"})
+            events.append(
+                {
+                    "type": "CardBought",
+                    "seat": seat,
+                    "card": action["card"],
+                    "gold": price - action["tokens"],
+                    "tokens": action["tokens"],
+                    "source": "market",
+                }
+            )
             self._gain_card(state, seat, action["card"], events)
             self._count_purchase(state, seat, events)
         elif kind in ("discard_card", "take_gold"):
@@ -601,10 +677,18 @@ class RollPlayer(Engine):
                 state["market"].remove(action["card"])
                 state["discard"].append(action["card"])
             ability = class_ability(me["class"])
-            gold = MARKET_DISCARD_GOLD + (ability["gold"] if ability.get("kind") == "discard_gold_bonus" else 0)
+            gold = MARKET_DISCARD_GOLD + (
+                ability["gold"] if ability.get("kind") == "discard_gold_bonus" else 0
+            )
             me["gold"] += gold
-            events.append({"type": "CardDiscarded" if kind == "discard_card" else "GoldTaken", "seat": seat,
-                           "card": action.get("card"), "gold": gold})
+            events.append(
+                {
+                    "type": "CardDiscarded" if kind == "discard_card" else "GoldTaken",
+                    "seat": seat,
+                    "card": action.get("card"),
+                    "gold": gold,
+                }
+            )
             self._end_market_turn(state, seat, events)
         elif kind == "end_market_turn":
             self._end_market_turn(state, seat, events)
@@ -617,7 +701,9 @@ class RollPlayer(Engine):
         self._advance(state, events)
         return events
 
-    def _apply_pending(self, state: State, seat: int, action: Action, top: dict[str, Any], events: list[Event]) -> None:
+    def _apply_pending(
+        self, state: State, seat: int, action: Action, top: dict[str, Any], events: list[Event]
+    ) -> None:
         kind = action["type"]
         me = state["seats"][seat]
         if kind == "order_die":
@@ -650,8 +736,16 @@ class RollPlayer(Engine):
             state["revealed"] = False
             price = card_price(state["seats"][seat], card, top["discounts"])
             self._pay(me, price, action["tokens"])
-            events.append({"type": "CardBought", "seat": seat, "card": card, "gold": price - action["tokens"],
-                           "tokens": action["tokens"], "source": "deck"})
+            events.append(
+                {
+                    "type": "CardBought",
+                    "seat": seat,
+                    "card": card,
+                    "gold": price - action["tokens"],
+                    "tokens": action["tokens"],
+                    "source": "deck",
+                }
+            )
             self._gain_card(state, seat, card, events)
             if not top["extra"]:
                 self._count_purchase(state, seat, events)
@@ -668,8 +762,15 @@ class RollPlayer(Engine):
             state["pending"].pop()
             card = self._card(state, action["card"])
             card["die"] = [card["die"][0], self._roll(state)]
-            events.append({"type": "InitiativeDieRerolled", "seat": seat, "card": action["card"],
-                           "colour": card["die"][0], "value": card["die"][1]})
+            events.append(
+                {
+                    "type": "InitiativeDieRerolled",
+                    "seat": seat,
+                    "card": action["card"],
+                    "colour": card["die"][0],
+                    "value": card["die"][1],
+                }
+            )
             self._resort(state, seat, events)
         elif kind == "swap_with_initiative":
             state["pending"].pop()
@@ -680,8 +781,17 @@ class RollPlayer(Engine):
             card["die"] = mine
             gold = PLACE_GOLD_DIE if me["rows"][attr][slot][0] == "gold" else 0
             me["gold"] += gold
-            events.append({"type": "DieExchanged", "seat": seat, "die": action["die"], "card": action["card"],
-                           "taken": me["rows"][attr][slot], "given": mine, "gold": gold})
+            events.append(
+                {
+                    "type": "DieExchanged",
+                    "seat": seat,
+                    "die": action["die"],
+                    "card": action["card"],
+                    "taken": me["rows"][attr][slot],
+                    "given": mine,
+                    "gold": gold,
+                }
+            )
             self._resort(state, seat, events)
         elif kind == "take_from_bag":
             state["pending"].pop()
@@ -689,7 +799,9 @@ class RollPlayer(Engine):
             state["bag"][old[0]] += 1
             state["bag"][action["colour"]] -= 1
             me["held"] = [action["colour"], old[1]]
-            events.append({"type": "DieTakenFromBag", "seat": seat, "colour": action["colour"], "returned": old[0]})
+            events.append(
+                {"type": "DieTakenFromBag", "seat": seat, "colour": action["colour"], "returned": old[0]}
+            )
         else:
             raise AssertionError(f"unhandled pending action {kind}")
 
@@ -731,7 +843,9 @@ class RollPlayer(Engine):
         me["token"] = moved(me["token"], direction)
         events.append({"type": "TokenMoved", "seat": seat, "direction": direction, "cell": me["token"]})
 
-    def _die_op(self, state: State, seat: int, action: Action, events: list[Event], then_end_turn: bool) -> None:
+    def _die_op(
+        self, state: State, seat: int, action: Action, events: list[Event], then_end_turn: bool
+    ) -> None:
         me = state["seats"][seat]
         kind = action["type"]
         attr, slot = parse_position(action["die"])  # type: ignore[misc]
@@ -744,8 +858,13 @@ class RollPlayer(Engine):
             events.append({"type": "DieAdjusted", "seat": seat, "die": action["die"], "value": die[1]})
         elif kind == "swap_dice":
             other_attr, other_slot = parse_position(action["other"])  # type: ignore[misc]
-            me["rows"][attr][slot], me["rows"][other_attr][other_slot] = me["rows"][other_attr][other_slot], die
-            events.append({"type": "DiceSwapped", "seat": seat, "die": action["die"], "other": action["other"]})
+            me["rows"][attr][slot], me["rows"][other_attr][other_slot] = (
+                me["rows"][other_attr][other_slot],
+                die,
+            )
+            events.append(
+                {"type": "DiceSwapped", "seat": seat, "die": action["die"], "other": action["other"]}
+            )
         elif kind == "move_die":
             # Sleight of Hand: no attribute action and no third-box gold for the new row; dice slide left.
             me["rows"][attr].pop(slot)
@@ -753,10 +872,20 @@ class RollPlayer(Engine):
             events.append({"type": "DieMoved", "seat": seat, "die": action["die"], "row": action["row"]})
         else:
             new = self._roll(state)
-            events.append({"type": "DieRerolled", "seat": seat, "die": action["die"], "old": die[1], "new": new})
+            events.append(
+                {"type": "DieRerolled", "seat": seat, "die": action["die"], "old": die[1], "new": new}
+            )
             if new != die[1]:
-                state["pending"].append({"kind": "keep_roll", "seat": seat, "die": action["die"], "old": die[1],
-                                         "new": new, "then_end_turn": then_end_turn})
+                state["pending"].append(
+                    {
+                        "kind": "keep_roll",
+                        "seat": seat,
+                        "die": action["die"],
+                        "old": die[1],
+                        "new": new,
+                        "then_end_turn": then_end_turn,
+                    }
+                )
             elif then_end_turn:
                 self._end_dice_turn(state, seat, events)
 
@@ -774,8 +903,16 @@ class RollPlayer(Engine):
         me["held"] = card["die"]
         card["die"] = None
         state["step"] = "place"
-        events.append({"type": "InitiativeCardTaken", "seat": seat, "card": number, "colour": me["held"][0],
-                       "value": me["held"][1], "gold": gold})
+        events.append(
+            {
+                "type": "InitiativeCardTaken",
+                "seat": seat,
+                "card": number,
+                "colour": me["held"][0],
+                "value": me["held"][1],
+                "gold": gold,
+            }
+        )
 
     def _use_skill(self, state: State, seat: int, action: Action, events: list[Event]) -> None:
         me = state["seats"][seat]
@@ -802,8 +939,15 @@ class RollPlayer(Engine):
         elif kind == "reroll_initiative_all":
             for c in self._unchosen(state):
                 c["die"] = [c["die"][0], self._roll(state)]
-                events.append({"type": "InitiativeDieRerolled", "seat": seat, "card": c["number"],
-                               "colour": c["die"][0], "value": c["die"][1]})
+                events.append(
+                    {
+                        "type": "InitiativeDieRerolled",
+                        "seat": seat,
+                        "card": c["number"],
+                        "colour": c["die"][0],
+                        "value": c["die"][1],
+                    }
+                )
             self._resort(state, seat, events)
         elif kind == "buy_from_deck":
             if not state["deck"]:
@@ -814,8 +958,9 @@ class RollPlayer(Engine):
                 state["mturn"]["lock_used"] = True
             else:
                 state["mturn"]["no_discard"] = True
-            state["pending"].append({"kind": "revealed", "seat": seat, "discounts": effect["discounts"],
-                                     "extra": effect["extra"]})
+            state["pending"].append(
+                {"kind": "revealed", "seat": seat, "discounts": effect["discounts"], "extra": effect["extra"]}
+            )
         else:
             state["pending"].append({"kind": "effect", "seat": seat, "effect": kind})
 
@@ -835,8 +980,9 @@ class RollPlayer(Engine):
 
     # --- sorting initiative dice -------------------------------------------------------------------------------------
 
-    def _sort_onto(self, state: State, dice: list[list[Any]], numbers: list[int], chooser: int,
-                   events: list[Event]) -> None:
+    def _sort_onto(
+        self, state: State, dice: list[list[Any]], numbers: list[int], chooser: int, events: list[Event]
+    ) -> None:
         """Lowest die onto the lowest card; the chooser breaks ties only where the tied dice differ in colour."""
         while numbers and dice:
             low = min(v for _, v in dice)
@@ -876,7 +1022,9 @@ class RollPlayer(Engine):
                     taken = {class_colour(s) for s in state["seats"]}
                     free = [c for c in CLASS_COLOURS if c not in taken]
                     state["class_offer"] = free[self._below(state, len(free))]
-                    events.append({"type": "ClassDieDrawn", "seat": state["queue"][0], "colour": state["class_offer"]})
+                    events.append(
+                        {"type": "ClassDieDrawn", "seat": state["queue"][0], "colour": state["class_offer"]}
+                    )
                 return
             elif phase == "place_start":
                 if any(s["start_dice"] for s in state["seats"]):
@@ -980,7 +1128,8 @@ class RollPlayer(Engine):
         state["market_index"] = 0
         state["mturn"] = self._fresh_mturn()
         state["druid_pending"] = [
-            i for i in state["market_order"]
+            i
+            for i in state["market_order"]
             if class_ability(state["seats"][i]["class"]).get("kind") == "recall_discard" and state["discard"]
         ]
         events.append({"type": "MarketPhaseStarted", "order": list(state["market_order"])})
@@ -1052,7 +1201,8 @@ class RollPlayer(Engine):
         seats = state["seats"]
         golds = [s["gold"] for s in seats]
         details = [
-            score_seat(s, [g for j, g in enumerate(golds) if j != i], state["solo"]) for i, s in enumerate(seats)
+            score_seat(s, [g for j, g in enumerate(golds) if j != i], state["solo"])
+            for i, s in enumerate(seats)
         ]
         totals = [d["total"] for d in details]
         keys = [(totals[i], golds[i], -details[i]["parts"]["class_dice"]) for i in range(len(seats))]
@@ -1106,7 +1256,9 @@ class RollPlayer(Engine):
         result = state["result"]
         if result is None:
             return None
-        return Outcome(scores=list(result["scores"]), winners=list(result["winners"]), details=result["details"])
+        return Outcome(
+            scores=list(result["scores"]), winners=list(result["winners"]), details=result["details"]
+        )
 
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """Only the market deck's order (and the dice yet to be rolled) is hidden; re-deal it within each level."""

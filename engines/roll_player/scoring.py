@@ -46,7 +46,9 @@ def base_attribute(seat: Seat, attr: str) -> int:
 
 
 def final_attribute(seat: Seat, attr: str) -> int:
-    return base_attribute(seat, attr) + sum(weapon_bonus(seat, attr, colour) for colour, _ in seat["rows"][attr])
+    return base_attribute(seat, attr) + sum(
+        weapon_bonus(seat, attr, colour) for colour, _ in seat["rows"][attr]
+    )
 
 
 def target_stars(target: dict[str, Any], value: int) -> int:

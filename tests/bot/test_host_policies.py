@@ -35,7 +35,11 @@ def test_lobbies_only_in_the_chosen_channels():
 
 
 def test_options_are_read_as_name_value_pairs():
-    assert parse_options("short_game=true, Seats = 3;x=y", "en") == {"short_game": "true", "seats": "3", "x": "y"}
+    assert parse_options("short_game=true, Seats = 3;x=y", "en") == {
+        "short_game": "true",
+        "seats": "3",
+        "x": "y",
+    }
     assert parse_options("  ", "en") == {}
     with pytest.raises(Refusal, match="name=value"):
         parse_options("fast", "en")

@@ -42,7 +42,7 @@ class Harness:
     bot: GameBot | None = None
     _task: asyncio.Task | None = None
     restarts: int = field(default=0)
-    clock: "TestClock" = field(default_factory=lambda: TestClock())
+    clock: TestClock = field(default_factory=lambda: TestClock())
 
     def settings(self) -> Settings:
         return Settings(
@@ -86,9 +86,7 @@ class Harness:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         while loop.time() < deadline:
-            busy = [
-                t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(HANDLER_TASKS)
-            ]
+            busy = [t for t in asyncio.all_tasks() if not t.done() and t.get_name().startswith(HANDLER_TASKS)]
             if not busy:
                 return
             await asyncio.sleep(0.01)
@@ -115,7 +113,9 @@ class Harness:
         await self.idle()
         return result
 
-    async def slash(self, user: User, channel: Channel, command: str, options: dict[str, Any] | None = None) -> Any:
+    async def slash(
+        self, user: User, channel: Channel, command: str, options: dict[str, Any] | None = None
+    ) -> Any:
         result = await self.sb.slash(user, channel, command, options or {})
         await self.idle()
         return result
@@ -175,7 +175,10 @@ async def harness(tmp_path: Path, database_url: str | None = None, **user_option
         "dave": dict(locale="en-US"),
         "erin": dict(locale="en-US", manager=True),
     }
-    users = {name: sb.add_user(name.capitalize(), **{**opts, **user_options.get(name, {})}) for name, opts in people.items()}
+    users = {
+        name: sb.add_user(name.capitalize(), **{**opts, **user_options.get(name, {})})
+        for name, opts in people.items()
+    }
     await sb.start()
     undo = sb.patch_discord()
     h = Harness(sb, guild, games, users, database_url or f"sqlite+aiosqlite:///{tmp_path / 'e2e.db'}")

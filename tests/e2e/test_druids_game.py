@@ -18,8 +18,10 @@ def quick_policy(actions: list[Action], view: dict) -> Action:
     if "request_scoring" in by_type:
         return by_type["request_scoring"][0]
     if "play_card" in by_type:
-        crowded = sorted(by_type["play_card"], key=lambda a: -len(view["places"][a["place"]]["followers"])
-                         - view["places"][a["place"]]["gems"])
+        crowded = sorted(
+            by_type["play_card"],
+            key=lambda a: -len(view["places"][a["place"]]["followers"]) - view["places"][a["place"]]["gems"],
+        )
         followers = [a for a in crowded if a["card"].startswith("f-")]
         return (followers or crowded)[0]
     for kind in ("skip_discard", "draw_gem", "take_follower"):
@@ -136,7 +138,9 @@ async def test_a_whole_druids_game_with_refusals_dms_and_a_restart(tmp_path):
 async def test_rules_lookup_in_the_readers_language(tmp_path):
     async with harness(tmp_path) as h:
         bob, alice = h.users["bob"], h.users["alice"]
-        choices = await h.sb.autocomplete(bob, h.games, "rules", {"game": "druids", "topic": "점수"}, focused="topic")
+        choices = await h.sb.autocomplete(
+            bob, h.games, "rules", {"game": "druids", "topic": "점수"}, focused="topic"
+        )
         assert choices and all(len(c["name"]) <= 100 for c in choices)
         answer = await h.slash(bob, h.games, "rules", {"game": "druids", "topic": "scoring"})
         assert answer.message.audience.kind == "ephemeral"
@@ -158,8 +162,11 @@ async def test_bad_input_gets_a_clear_private_answer(tmp_path):
         nothing = await h.slash(dave, h.games, "play move", {"action": "1:0"})
         assert "no running game" in nothing.message.text
         game_id = await open_lobby(h, ["alice", "bob"])
-        await h.click(alice, h.sb.world.message(str((await h.table(game_id)).record.lobby_message_id)),
-                      f"lobby:start:{game_id}")
+        await h.click(
+            alice,
+            h.sb.world.message(str((await h.table(game_id)).record.lobby_message_id)),
+            f"lobby:start:{game_id}",
+        )
         table = await h.table(game_id)
         thread = h.thread(table)
         garbled = await h.slash(alice, thread, "play move", {"action": "not-a-move"})
@@ -191,14 +198,17 @@ async def test_several_games_in_one_channel_and_across_servers(tmp_path):
         await h.click(bob, third, f"lobby:join:{third_id}")
         for game_id, host in ((first, alice), (second_id, dave), (third_id, dave)):
             table = await h.table(game_id)
-            await h.click(host, h.sb.world.message(str(table.record.lobby_message_id)), f"lobby:start:{game_id}")
+            await h.click(
+                host, h.sb.world.message(str(table.record.lobby_message_id)), f"lobby:start:{game_id}"
+            )
         threads = {(await h.table(g)).record.thread_id for g in (first, second_id, third_id)}
         assert len(threads) == 3
         # In a game's thread, /play commands find that game without being told.
         table = await h.table(first)
         seat = table.to_act()[0]
         index = table.engine.legal_actions(table.state, seat).index(
-            table.engine.bot_action(table.state, seat, 1))
+            table.engine.bot_action(table.state, seat, 1)
+        )
         await h.slash(alice, h.thread(table), "play move", {"action": f"{table.version}:{index}"})
         assert (await h.table(first)).version == table.version + 1
         assert (await h.table(second_id)).version == 1 and (await h.table(third_id)).version == 1
@@ -215,11 +225,16 @@ async def test_long_choices_become_select_menus(tmp_path, monkeypatch):
     async with harness(tmp_path) as h:
         alice = h.users["alice"]
         game_id = await open_lobby(h, ["alice", "bob"])
-        await h.click(alice, h.sb.world.message(str((await h.table(game_id)).record.lobby_message_id)),
-                      f"lobby:start:{game_id}")
+        await h.click(
+            alice,
+            h.sb.world.message(str((await h.table(game_id)).record.lobby_message_id)),
+            f"lobby:start:{game_id}",
+        )
         table = await h.table(game_id)
         action = next(a for a in table.engine.legal_actions(table.state, 0) if a["type"] == "play_card")
         picker = await h.play_through_chooser(alice, game_id, action)
-        assert "Done" in picker.text and picker.selects()  # done through select menus; the next step offers more
+        assert (
+            "Done" in picker.text and picker.selects()
+        )  # done through select menus; the next step offers more
         assert (await h.table(game_id)).version == table.version + 1
         assert h.sb.violations == []

@@ -40,8 +40,12 @@ async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
         game_id = await started(h, ["alice", "bob"])
         table = await h.table(game_id)
         thread = h.thread(table)
-        shown = await h.slash(alice, thread, "play timers", {"remind_after": 6.0, "remind_every": 6.0,
-                                                              "remind_max": 2, "deadline": 30.0})
+        shown = await h.slash(
+            alice,
+            thread,
+            "play timers",
+            {"remind_after": 6.0, "remind_every": 6.0, "remind_max": 2, "deadline": 30.0},
+        )
         assert "6.0" in shown.message.text and "30.0" in shown.message.text
         refused = await h.slash(bob, thread, "play timers", {"deadline": 1.0})
         assert "Only the host" in refused.message.text or "방장" in refused.message.text
@@ -120,20 +124,24 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         table = await h.table(game_id)
         thread = h.thread(table)
         gem = next(c for c in table.state["hands"][0] if not c.startswith("f-"))
-        index = table.engine.legal_actions(table.state, 0).index({"type": "play_card", "card": gem, "place": 0})
+        index = table.engine.legal_actions(table.state, 0).index(
+            {"type": "play_card", "card": gem, "place": 0}
+        )
         await h.slash(alice, thread, "play move", {"action": f"{table.version}:{index}"})
         undone = await h.slash(alice, thread, "play undo")
         assert "took back" in undone.message.text
         assert (await h.table(game_id)).state == table.state
 
         # After a draw, the others must approve.
-        while (current := await h.table(game_id)).state["phase"] != "refill":
+        while (await h.table(game_id)).state["phase"] != "refill":
             await move_by_command(h, game_id)
         table = await h.table(game_id)
         draw = table.engine.legal_actions(table.state, 0).index({"type": "draw_gem"})
         await h.slash(alice, thread, "play move", {"action": f"{table.version}:{draw}"})
         await h.slash(alice, thread, "play undo")
-        request = [m for m in h.sb.messages(thread) if m.interactive() and "undo:yes" in str(m.interactive())][-1]
+        request = [
+            m for m in h.sb.messages(thread) if m.interactive() and "undo:yes" in str(m.interactive())
+        ][-1]
         assert set(request.pinged_ids) == {bob.id, dave.id}
         version = (await h.table(game_id)).version
         waiting = await h.click(bob, request, f"undo:yes:{game_id}:{version}")
@@ -147,7 +155,9 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         assert (await h.table(game_id)).user_at(1) is None
         await h.slash(erin, thread, "play sub")
         table = await h.table(game_id)
-        assert table.user_at(1) == int(erin.id)  # the bot may have played the seat meanwhile; Erin holds it now
+        assert table.user_at(1) == int(
+            erin.id
+        )  # the bot may have played the seat meanwhile; Erin holds it now
         assert any(m.attachments for m in h.sb.dms(erin))  # Bob's hidden cards went to Erin, privately
 
         # Dave vanishes: Alice and Erin vote him out.
@@ -160,7 +170,7 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
 
 async def test_settings_pings_and_refusals(tmp_path):
     async with harness(tmp_path) as h:
-        alice, bob, erin = h.users["alice"], h.users["bob"], h.users["erin"]
+        alice, erin = h.users["alice"], h.users["erin"]
         saved = await h.slash(erin, h.games, "settings", {"locale": "ko", "deadline": 48.0})
         assert "Saved" in saved.message.text and "48.0" in saved.message.text
         game_id = await started(h, ["alice", "bob"])
@@ -185,7 +195,7 @@ async def test_settings_pings_and_refusals(tmp_path):
 
 async def test_housekeeping_and_server_policies(tmp_path):
     async with harness(tmp_path) as h:
-        alice, bob, erin = h.users["alice"], h.users["bob"], h.users["erin"]
+        bob, erin = h.users["bob"], h.users["erin"]
         await h.slash(erin, h.games, "settings", {"threads": False, "archive_days": 2.0, "lobby_hours": 5.0})
         game_id = await started(h, ["alice", "bob"])
         table = await h.table(game_id)

@@ -47,8 +47,11 @@ async def test_two_processes_split_the_guilds_and_never_apply_one_move_twice(tmp
                     "LOG_LEVEL": "WARNING",
                 }
                 log = open(tmp_path / f"shard{shard}.log", "w")  # noqa: SIM115 — closed with the process
-                processes.append(subprocess.Popen([sys.executable, "-m", "bot"], cwd=ROOT, env=env,
-                                                  stdout=log, stderr=subprocess.STDOUT))
+                processes.append(
+                    subprocess.Popen(
+                        [sys.executable, "-m", "bot"], cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT
+                    )
+                )
             await sb.wait_until(lambda: len(sb.gateway.sessions) == 2, timeout=30)
             await sb.wait_for_commands("play", "rules", timeout=30)
 
@@ -59,8 +62,10 @@ async def test_two_processes_split_the_guilds_and_never_apply_one_move_twice(tmp
                 game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
                 await sb.click(bob, lobby, f"lobby:join:{game_id}")
                 await sb.click(alice, lobby, f"lobby:start:{game_id}")
-                await sb.wait_until(lambda c=channel: any(m.attachments for t in sb.threads(c)
-                                                          for m in sb.messages(t)), timeout=15)
+                await sb.wait_until(
+                    lambda c=channel: any(m.attachments for t in sb.threads(c) for m in sb.messages(t)),
+                    timeout=15,
+                )
                 games[shard] = game_id
             assert games[0] != games[1]
 
@@ -68,7 +73,9 @@ async def test_two_processes_split_the_guilds_and_never_apply_one_move_twice(tmp
             game_id = games[1]
             thread = sb.threads(channels[1])[0]
             board = next(m for m in reversed(sb.messages(thread)) if m.component(f"table:turn:{game_id}"))
-            await sb.wait_until(lambda: any(m.component(f"table:turn:{game_id}") for m in sb.dms(alice)), timeout=15)
+            await sb.wait_until(
+                lambda: any(m.component(f"table:turn:{game_id}") for m in sb.dms(alice)), timeout=15
+            )
             dm_prompt = next(m for m in reversed(sb.dms(alice)) if m.component(f"table:turn:{game_id}"))
             pickers = []
             for message in (board, dm_prompt):
@@ -76,7 +83,9 @@ async def test_two_processes_split_the_guilds_and_never_apply_one_move_twice(tmp
                 pickers.append(opened.message)
             # Follow the first button on each step until the pickers offer the button that completes a move.
             while True:
-                buttons = [[c["custom_id"] for c in p.buttons() if c["custom_id"].startswith("mv:")] for p in pickers]
+                buttons = [
+                    [c["custom_id"] for c in p.buttons() if c["custom_id"].startswith("mv:")] for p in pickers
+                ]
                 assert buttons[0] and buttons[0] == buttons[1]
                 first = buttons[0][0]
                 results = await asyncio.gather(*(sb.click(alice, p, first) for p in pickers))

@@ -16,8 +16,14 @@ ENGINE = get_engine("roll_player")
 def _seat(**rows: list[list]) -> dict:
     base = {a: [] for a in ("str", "dex", "con", "int", "wis", "cha")}
     base.update(rows)
-    return {"race": "human", "class": "warrior", "rows": base, "gold": 0, "token": 4,
-            "cards": {"weapon": [], "armor": [], "trait": [], "skill": []}}
+    return {
+        "race": "human",
+        "class": "warrior",
+        "rows": base,
+        "gold": 0,
+        "token": 4,
+        "cards": {"weapon": [], "armor": [], "trait": [], "skill": []},
+    }
 
 
 def test_component_counts_and_names():
