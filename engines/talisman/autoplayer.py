@@ -1,14 +1,20 @@
 """The built-in Talisman player (empty seats, leavers, missed deadlines): cautious and simple. It reads only
-the seat's own view and the legal actions, declines other players' windows, never casts, fights what it
-cannot evade, keeps what it finds and heals when it can."""
+the seat's own view and the legal actions, declines other players' windows, casts Spells only to win its own
+fights or to heal itself, fights what it cannot evade, keeps what it finds and heals when it can."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from engines.rng import Rng
+from engines.talisman.data import CHARACTERS
 
 Action = dict[str, Any]
+
+# Spells that help in one's own battle, best first.
+BATTLE_SPELLS = ("psionic_blast", "invisibility", "immobility")
+# Spells cast on oneself.
+SELF_SPELLS = ("healing", "preservation")
 
 # The preferred answer of each kind of "either" choice, best first.
 CHOICES = (
@@ -47,6 +53,18 @@ def choose(view: dict[str, Any], actions: list[Action], rng: Rng) -> Action:
         for option in CHOICES:
             if option in options:
                 return options[option]
+    if me is not None:
+        spell = _spell_to_cast(me, kind, {a["spell"]: a for a in actions if a["type"] == "cast_spell"})
+        if spell is not None:
+            return spell
+    if kind == "spell_target":
+        targets = [a for a in actions if a["type"] == "target"]
+        own = [a for a in targets if a["seat"] == seat]
+        if view["prompt"].get("spell") in SELF_SPELLS and own:
+            return own[0]
+        others = [a for a in targets if a["seat"] != seat]
+        if others:
+            return rng.choice(others)
     if kind == "route" and me is not None:
         # Only cross the Sentinel's bridge with a fair chance against Strength 9.
         safe = [
@@ -104,3 +122,13 @@ def choose(view: dict[str, Any], actions: list[Action], rng: Rng) -> Action:
         "stand",
     )
     return pick if pick is not None else rng.choice(actions)
+
+
+def _spell_to_cast(me: dict[str, Any], kind: str | None, casts: dict[str, Action]) -> Action | None:
+    if kind == "combat":
+        for spell in BATTLE_SPELLS:
+            if spell in casts:
+                return casts[spell]
+    if "healing" in casts and not me["toad"] and me["life"] < CHARACTERS[me["id"]]["life"]:
+        return casts["healing"]
+    return None

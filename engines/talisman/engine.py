@@ -218,6 +218,8 @@ class Talisman(Engine):
         if p is not None:
             prompt = {"seat": p["seat"], "kind": p["k"]}
             prompt.update({key: clone(p[key]) for key in PUBLIC_PROMPT_KEYS if key in p})
+            if p["k"] == "spell_target":  # a cast is public: everyone sees what is being cast
+                prompt["spell"] = p["cast"]["spell"]
             if p["k"] == "combat":
                 foe = p["c"]["foe"]
                 prompt["foe"] = {k: foe[k] for k in ("name", "strength", "craft", "subtype") if k in foe}

@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 from engines.base import IllegalAction
-from engines.talisman import rules
-from engines.talisman.data import CROWN, KIND_INDEX, PLAIN_OF_PERIL, PORTAL, VALLEY
+from engines.rng import Rng
+from engines.talisman import autoplayer, rules
+from engines.talisman.data import CHARACTERS, CROWN, KIND_INDEX, PLAIN_OF_PERIL, PORTAL, VALLEY
 
 from .helpers import act, give, kinds, on_top, place, rig, start_turn, table, talisman
 
@@ -531,3 +532,30 @@ def test_other_players_windows_are_passed_on_a_missed_deadline():
     state["chars"][1]["spells"] = ["random"]
     start_turn(state)
     assert talisman.pass_action(state, 1) == {"type": "decline"}
+
+
+def test_the_built_in_player_heals_itself_with_a_spell_when_hurt():
+    state = table(["wizard", "warrior"])
+    wizard = state["chars"][0]
+    wizard["spells"], wizard["life"] = ["healing"], 1
+    start_turn(state)
+    action = talisman.bot_action(state, 0, 1)
+    assert action == {"type": "cast_spell", "spell": "healing"}
+    state, _ = act(state, action)
+    assert talisman.view(state, 1)["prompt"]["spell"] == "healing"  # the cast is public
+    state, _ = act(state, talisman.bot_action(state, 0, 2))
+    assert state["chars"][0]["life"] == CHARACTERS["wizard"]["life"]
+
+
+def test_the_built_in_player_keeps_its_healing_while_unhurt_and_casts_for_its_own_battles():
+    state = table(["wizard", "warrior"])
+    state["chars"][0]["spells"] = ["healing"]
+    start_turn(state)
+    assert talisman.bot_action(state, 0, 1)["type"] != "cast_spell"
+    view = {
+        "viewer": 0,
+        "chars": [talisman.view(state, 0)["chars"][0]],
+        "prompt": {"seat": 0, "kind": "combat"},
+    }
+    actions = [{"type": "fight"}, {"type": "cast_spell", "spell": "psionic_blast"}]
+    assert autoplayer.choose(view, actions, Rng.from_seed(1)) == actions[1]
