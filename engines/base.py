@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import marshal
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
@@ -85,6 +86,8 @@ class Engine(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     schema_version: ClassVar[int] = 1
+    # How a game stored under an older schema is brought up to date: upgrades[n] turns schema n into n + 1.
+    upgrades: ClassVar[dict[int, Callable[[State], State]]] = {}
     options: ClassVar[tuple[Option, ...]] = ()
 
     # --- what each game implements -------------------------------------------------------------------------------
@@ -205,9 +208,12 @@ class Engine(ABC):
         data = json.loads(text)
         if data.get("engine") != self.name:
             raise ValueError(f"state belongs to {data.get('engine')!r}, not {self.name!r}")
-        if data.get("schema") != self.schema_version:
-            raise ValueError(f"{self.name} state schema {data.get('schema')} is not {self.schema_version}")
-        return data["state"]
+        schema, state = data.get("schema"), data["state"]
+        while schema != self.schema_version:
+            if schema not in self.upgrades:
+                raise ValueError(f"{self.name} state schema {schema} cannot become {self.schema_version}")
+            state, schema = self.upgrades[schema](state), schema + 1
+        return state
 
     def title(self, locale: str) -> str:
         return self.titles.get(locale[:2], self.titles["en"])

@@ -14,7 +14,7 @@ from typing import Any
 from engines.base import Action, Engine, Event, IllegalAction, Option, Outcome, State, View, clone
 from engines.rng import Rng
 from engines.talisman import autoplayer, refusals, rules
-from engines.talisman.data import CHARACTER_IDS, PURCHASE, SPACES, TALISMAN
+from engines.talisman.data import CHARACTER_IDS, PURCHASE, SPACES, TALISMAN, card_def
 from engines.talisman.model import base_craft, base_strength, craft, strength
 
 OFFERED = 3  # the alternative set-up deals three characters to each player
@@ -22,9 +22,24 @@ OFFERED = 3  # the alternative set-up deals three characters to each player
 PUBLIC_PROMPT_KEYS = ("dice", "reason", "sp", "others", "card", "loser", "n", "drawn")
 
 
+def _name_the_evaded_card(state: State) -> State:
+    """Schema 2: the prompts to evade a hostile card name that card (and the encounter task to resume is kept
+    apart from it)."""
+    p = state["p"] or {}
+    if p.get("k") == "hostile_event" and "task" not in p:
+        p["task"] = p.pop("card")
+        wanted = set(p["task"]["u"])
+        p["card"] = next(i["c"] for i in state["board"][str(p["task"]["sp"])] if i["u"] in wanted)
+    elif p.get("k") == "hostile" and "card" not in p:
+        p["card"] = next(i["c"] for i in state["board"][str(p["sp"])] if card_def(i).get("hostile"))
+    return state
+
+
 class Talisman(Engine):
     name = "talisman"
     titles = {"en": "Talisman", "ko": "탈리스만", "es": "Talisman"}
+    schema_version = 2
+    upgrades = {1: _name_the_evaded_card}
     min_players = 2
     max_players = 6
     conformance_cap = 1500

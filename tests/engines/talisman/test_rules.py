@@ -3,6 +3,8 @@ spells offered in other players' turns, hidden information and the alternative r
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from engines.base import IllegalAction
@@ -559,3 +561,25 @@ def test_the_built_in_player_keeps_its_healing_while_unhurt_and_casts_for_its_ow
     }
     actions = [{"type": "fight"}, {"type": "cast_spell", "spell": "psionic_blast"}]
     assert autoplayer.choose(view, actions, Rng.from_seed(1)) == actions[1]
+
+
+@pytest.mark.parametrize(("card", "prompt"), [("hag", "hostile_event"), ("witch", "hostile")])
+def test_a_game_saved_at_an_evade_prompt_by_the_previous_version_loads(card, prompt):
+    state = table(["troll", "wizard"], {"evade_hostile": True})
+    state["chars"][0]["space"], state["chars"][0]["fate"] = 8, 0
+    state["chars"][1]["space"] = 20
+    place(state, 9, card)
+    start_turn(state)
+    rig(state, [1])
+    state, _ = act(state, {"type": "roll_move"})
+    state, _ = act(state, {"type": "move", "route": "cw", "to": 9})
+    assert state["p"]["k"] == prompt
+    old = json.loads(talisman.dump(state))
+    old["schema"] = 1
+    if prompt == "hostile_event":  # schema 1 kept the encounter task where the card's id is now
+        old["state"]["p"]["card"] = old["state"]["p"].pop("task")
+    else:  # and did not name the card at all
+        del old["state"]["p"]["card"]
+    assert talisman.load(json.dumps(old)) == state
+    with pytest.raises(ValueError):
+        talisman.load(json.dumps({**old, "schema": 0}))
