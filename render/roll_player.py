@@ -121,6 +121,7 @@ LABELS = {
         },
         "areas": {"weapon": "Weapons", "armor": "Armour", "trait": "Traits", "skill": "Skills"},
         "tags": {"weapon": "W", "armor": "A", "trait": "T", "skill": "S"},
+        "rows": {"str": "STR", "dex": "DEX", "con": "CON", "int": "INT", "wis": "WIS", "cha": "CHA"},
         "hands": {1: "1-hand", 2: "2-hand"},
         "no_class": "no class yet",
         "backstory": "Backstory",
@@ -155,6 +156,7 @@ LABELS = {
         },
         "areas": {"weapon": "무기", "armor": "방어구", "trait": "특성", "skill": "기술"},
         "tags": {"weapon": "무", "armor": "방", "trait": "특", "skill": "기"},
+        "rows": {attr: names["ko"] for attr, names in ATTR_NAMES.items()},  # one or two letters already
         "hands": {1: "한 손", 2: "양손"},
         "no_class": "직업 없음",
         "backstory": "배경",
@@ -163,6 +165,41 @@ LABELS = {
         "top": "맨 위: {card}",
         "adventurer": "모험가 주사위: {n}",
         "rating": "평가: {rating}",
+    },
+    "es": {
+        "round": "Ronda {n}",
+        "start": "inicial: {name}",
+        "to_act": "turno de: {names}",
+        "over": "Fin de la partida",
+        "initiative": "Iniciativa",
+        "market": "Mercado",
+        "deck": "Mazo {deck} · descarte {discard} · agotadas {sold}",
+        "bag": "Bolsa",
+        "gold": "{n} de oro",
+        "tokens": "+{n} carisma",
+        "winner": "Gana",
+        "stars": "{n} ★",
+        "phase": {
+            "choose_race": "elección de raza",
+            "choose_class": "elección de clase",
+            "place_start": "dados iniciales",
+            "roll": "fase de tirada",
+            "dice": "fase de dados",
+            "market": "fase de mercado",
+            "cleanup": "fase de limpieza",
+            "over": "fin de la partida",
+        },
+        "areas": {"weapon": "Armas", "armor": "Armadura", "trait": "Rasgos", "skill": "Habilidades"},
+        "tags": {"weapon": "Ar", "armor": "Ad", "trait": "R", "skill": "H"},
+        "rows": {"str": "FUE", "dex": "DES", "con": "CON", "int": "INT", "wis": "SAB", "cha": "CAR"},
+        "hands": {1: "1 mano", 2: "2 manos"},
+        "no_class": "sin clase aún",
+        "backstory": "Trasfondo",
+        "no_race": "sin raza aún",
+        "start_dice": "por colocar:",
+        "top": "encima: {card}",
+        "adventurer": "Dado del aventurero: {n}",
+        "rating": "Rango: {rating}",
     },
 }
 
@@ -442,7 +479,7 @@ def _market_rows(view: dict[str, Any]) -> int:
 
 
 SHEET_W = (WIDTH - 2 * MARGIN - 12) // 2
-AREA_X = 110
+AREA_X = 120  # room for the longest area name ("Habilidades")
 ROW_SIZE = 44
 SHEET_TOP = 76  # header height above the attribute rows
 
@@ -525,8 +562,7 @@ def _sheet(
     for attr in ATTRIBUTES:
         middle = row_y + size / 2
         dice = me["rows"][attr]
-        label = ATTR_NAMES[attr]["ko"] if lang == "ko" else attr.upper()
-        paste_text(image, (x + 24, middle), label, 20, TEXT, True, "lm")
+        paste_text(image, (x + 24, middle), labels["rows"][attr], 20, TEXT, True, "lm")
         mod = race["modifiers"][attr] if race else 0
         if mod:
             paste_text(image, (x + 86, middle), f"{mod:+d}", 18, GOOD_RGB if mod > 0 else BAD_RGB, True, "lm")

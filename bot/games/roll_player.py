@@ -1,8 +1,8 @@
 """Words and pictures for Roll Player.
 
-Names of races, classes, cards, backstories and alignments come from the engine's data where it has the
-reader's language, and from our own catalog otherwise (the data has no Spanish). Card texts are written from
-each card's effect primitives, so they follow the data when an owner of the game corrects a provisional card.
+Names of races, classes, cards, backstories and alignments come from the engine's data, which has them in every
+language we speak (English where a language is missing). Card texts are written from each card's effect
+primitives, so they follow the data when an owner of the game corrects a provisional card.
 """
 
 from __future__ import annotations
@@ -34,6 +34,12 @@ _ABILITY_OF_CLASS = {cid: cls["ability"] for cid, cls in CLASSES.items()}
 _RATINGS = {rating["id"]: rating for rating in SOLO["ratings"]}
 
 
+def _local(words: dict[str, str] | None, locale: str, fallback: str) -> str:
+    """The data's words in the reader's language, else in English."""
+    words = words or {}
+    return words.get(locale[:2]) or words.get("en") or fallback
+
+
 class RollPlayerPresenter(GamePresenter):
     engine_name = "roll_player"
     render_table_fn = roll_player_render.render_table
@@ -43,50 +49,37 @@ class RollPlayerPresenter(GamePresenter):
 
     # --- names ----------------------------------------------------------------------------------------------
 
-    def _named(self, kind: str, ident: str, names: dict[str, str] | None, locale: str) -> str:
-        """The data's name in the reader's language, else ours, else the data's English."""
-        lang = locale[:2]
-        if names and names.get(lang):
-            return names[lang]
-        key = f"name.{kind}.{ident}"
-        if self.has(key):
-            return self.t(key, locale)
-        return (names or {}).get("en") or ident
-
     def race_name(self, race: str, locale: str) -> str:
-        return self._named("race", race, RACES.get(race, {}).get("name"), locale)
+        return _local(RACES.get(race, {}).get("name"), locale, race)
 
     def class_name(self, cls: str, locale: str) -> str:
-        return self._named("class", cls, CLASSES.get(cls, {}).get("name"), locale)
+        return _local(CLASSES.get(cls, {}).get("name"), locale, cls)
 
     def ability_name(self, cls: str, locale: str) -> str:
-        ability = _ABILITY_OF_CLASS.get(cls, {})
-        return self._named("ability", ability.get("id", cls), ability.get("name"), locale)
+        return _local(_ABILITY_OF_CLASS.get(cls, {}).get("name"), locale, cls)
 
     def card_name(self, card: str, locale: str) -> str:
-        return self._named("card", card, CARDS.get(card, {}).get("name"), locale)
+        return _local(CARDS.get(card, {}).get("name"), locale, card)
 
     def backstory_name(self, ident: str, locale: str) -> str:
-        return self._named("backstory", ident, BACKSTORIES.get(ident, {}).get("name"), locale)
+        return _local(BACKSTORIES.get(ident, {}).get("name"), locale, ident)
 
     def alignment_name(self, ident: str, locale: str) -> str:
-        return self._named("alignment", ident, ALIGNMENTS.get(ident, {}).get("name"), locale)
+        return _local(ALIGNMENTS.get(ident, {}).get("name"), locale, ident)
 
     def set_name(self, ident: str, locale: str) -> str:
-        return self._named("set", ident, ARMOR_SETS.get(ident, {}).get("name"), locale)
+        return _local(ARMOR_SETS.get(ident, {}).get("name"), locale, ident)
 
     def rating_name(self, ident: str, locale: str) -> str:
-        return self._named("rating", ident, _RATINGS.get(ident, {}).get("name"), locale)
+        return _local(_RATINGS.get(ident, {}).get("name"), locale, ident)
 
     @staticmethod
     def attr_name(attr: str, locale: str) -> str:
-        names = _ATTRIBUTE_NAMES.get(attr, {})
-        return names.get(locale[:2]) or names.get("en") or str(attr)
+        return _local(_ATTRIBUTE_NAMES.get(attr), locale, str(attr))
 
     @staticmethod
     def colour_name(colour: str, locale: str) -> str:
-        names = _COLOUR_NAMES.get(colour, {})
-        return names.get(locale[:2]) or names.get("en") or str(colour)
+        return _local(_COLOUR_NAMES.get(colour), locale, str(colour))
 
     def die_label(self, die: list[Any] | None, locale: str) -> str:
         if not die:
@@ -483,8 +476,7 @@ class RollPlayerPresenter(GamePresenter):
                 text if effect.get("discounts", True) else f"{text} {self.t('effect.no_discounts', locale)}"
             )
         if not self.has(f"effect.{kind}"):  # a primitive new to the data: the card's own text
-            texts = (card or {}).get("text") or {}
-            return texts.get(locale[:2]) or texts.get("en", kind)
+            return _local((card or {}).get("text"), locale, kind)
         text = self.t(f"effect.{kind}", locale, **words)
         if effect.get("otherwise"):
             text += " " + self.t("effect.otherwise", locale, stars=abs(effect["otherwise"]))

@@ -1,14 +1,18 @@
 """Roll Player's words: every action offered and every event emitted reads well in every language, within
-Discord's limits, every refusal the engine can give has a text, every card has its text in Korean and English
-and /rules finds it by either name; and the table image does not depend on its renderer's caches."""
+Discord's limits (and in Spanish without English component names), every refusal the engine can give has a text,
+every component has its name and text in English, Korean and Spanish and /rules finds it by any of its names;
+and the table image does not depend on its renderer's caches."""
 
 from __future__ import annotations
 
 import ast
 import io
 import itertools
+import json
 import re
 import string
+from collections import Counter
+from importlib import resources
 from pathlib import Path
 
 import pytest
@@ -39,10 +43,43 @@ def game():
     return presenter(GAME)
 
 
-def _check(text: str | None, what: str) -> None:
+def _data_words() -> list[tuple[str, dict[str, str]]]:
+    """Every {"en": …, "ko": …, "es": …} of the game's data files, with where it is."""
+    found: list[tuple[str, dict[str, str]]] = []
+
+    def walk(node: object, where: str) -> None:
+        if isinstance(node, dict):
+            if isinstance(node.get("en"), str):
+                found.append((where, node))
+                return
+            for key, value in node.items():
+                walk(value, f"{where}.{node.get('id', '')}.{key}")
+        elif isinstance(node, list):
+            for item in node:
+                walk(item, where)
+
+    for file in resources.files("engines.roll_player").joinpath("data").iterdir():
+        if file.name.endswith(".json"):
+            walk(json.loads(file.read_text("utf-8")), file.name)
+    return found
+
+
+_NAMES = [words for where, words in _data_words() if where.endswith(".name")]
+# English names a Spanish reader must not meet (those spelt the same in both languages, like "Mentor", aside).
+ENGLISH_NAMES = re.compile(
+    r"\b(?:"
+    + "|".join(sorted({re.escape(n["en"]) for n in _NAMES} - {re.escape(n["es"]) for n in _NAMES}))
+    + r")\b"
+)
+
+
+def _check(text: str | None, what: str, locale: str = "en") -> None:
     assert text and text.strip(), f"empty text for {what}"
     assert not PLACEHOLDER.search(text), f"placeholder left in {text!r} ({what})"
     assert not RAW.search(text), f"raw code in {text!r} ({what})"
+    if locale == "es":
+        english = ENGLISH_NAMES.search(text)
+        assert not english, f"English name {english.group(0)!r} in {text!r} ({what})"
 
 
 def _skill_lover(actions: list[dict], chooser: Rng) -> dict:
@@ -107,7 +144,7 @@ def test_every_offered_action_and_every_event_reads_well(game, players, seed, op
         for locale in LOCALES:
             for offered in actions:
                 text = game.action_text(offered, view, locale)
-                _check(text, f"action {offered}")
+                _check(text, f"action {offered}", locale)
                 assert len(text) <= OPTION, text
             # Every step of the picker that leads to the chosen action has a prompt and short labels.
             path: list[int] = []
@@ -116,16 +153,16 @@ def test_every_offered_action_and_every_event_reads_well(game, players, seed, op
                 assert game.has(f"prompt.{step.key}"), step.key
                 labels = [game.value_label(step.key, v, step.chosen, view, locale) for v in step.values]
                 for label, value in zip(labels, step.values, strict=True):
-                    _check(label, f"{step.key}={value}")
+                    _check(label, f"{step.key}={value}", locale)
                     assert len(label) <= (BUTTON if len(labels) <= 20 else OPTION), label
                 assert len(set(labels)) == len(labels), f"two choices look alike: {labels}"
                 path.append(step.values.index(action.get(step.key)))
             status = game.status_text(view, names, locale)
-            _check(status, "status")
+            _check(status, "status", locale)
             after_view = engine.view(after, None)
             for event in events:
                 assert visible_to(event, None), f"Roll Player has no private events: {event}"
-                _check(game.event_text(event, names, after_view, locale), f"event {event}")
+                _check(game.event_text(event, names, after_view, locale), f"event {event}", locale)
         _check(game.status_text(engine.view(after, None), names, "ko"), "status")
 
 
@@ -252,7 +289,7 @@ def test_strings_have_the_same_placeholders_in_every_language(game):
         return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
     english = {k: v for k, v in i18n._CATALOG["en"].items() if k.startswith(f"{GAME}.")}
-    assert len(english) > 300
+    assert len(english) > 250
     for locale in ("ko", "es"):
         for key, text in english.items():
             assert fields(i18n._CATALOG[locale][key]) == fields(text), key
@@ -270,8 +307,23 @@ def test_every_action_and_event_type_in_the_engine_has_words(game):
         assert game.has(f"type.{kind}") and game.has(f"action.{kind}"), kind
 
 
-def test_every_card_has_its_own_text_in_korean_and_english():
-    """The data's words for every market card, class ability, backstory and alignment, in both languages:
+def test_every_name_and_text_in_the_data_is_in_every_language():
+    """Whatever the data says in English it also says in Korean and Spanish, with the same numbers (Korean
+    may add some: it counts things with numerals, "주사위 1개")."""
+    words = _data_words()
+    assert len(words) > 240
+    for where, text in words:
+        assert set(text) == {"en", "ko", "es"}, where
+        assert all(text[lang].strip() for lang in text), where
+        numbers = Counter(re.findall(r"\d+", text["en"]))
+        assert Counter(re.findall(r"\d+", text["es"])) == numbers, (where, text["es"])
+        assert set(numbers) <= set(re.findall(r"\d+", text["ko"])), (where, text["ko"])
+    spanish = [text["es"] for where, text in words if where.endswith(".name")]
+    assert "Dracónido" in spanish and "Espada larga" in spanish
+
+
+def test_every_card_has_its_own_text_in_every_language():
+    """The data's words for every market card, class ability, backstory and alignment, in every language:
     the image prints market cards' texts, the lookup shows backstories' stories and alignments' sketches."""
     texts = [(f"card {cid}", card.get("text", {})) for cid, card in CARDS.items()]
     texts += [(f"ability of {cid}", cls["ability"].get("text", {})) for cid, cls in CLASSES.items()]
@@ -279,8 +331,9 @@ def test_every_card_has_its_own_text_in_korean_and_english():
     texts += [(f"alignment {aid}", card.get("text", {})) for aid, card in ALIGNMENTS.items()]
     hangul = re.compile("[가-힣]")
     for what, text in texts:
-        assert text.get("en", "").strip() and text.get("ko", "").strip(), what
-        assert hangul.search(text["ko"]) and not hangul.search(text["en"]), what
+        assert all(text.get(lang, "").strip() for lang in LOCALES), what
+        assert hangul.search(text["ko"]) and not hangul.search(text["en"] + text["es"]), what
+        assert text["es"] != text["en"], what
         # a translation keeps every number of the card
         assert set(re.findall(r"\d+", text["en"])) <= set(re.findall(r"\d+", text["ko"])), what
     for entry in [*BACKSTORIES.values(), *ALIGNMENTS.values()]:
@@ -297,41 +350,53 @@ _KINDS = (
 
 
 @pytest.mark.parametrize("locale", LOCALES)
-def test_rules_find_every_component_by_its_korean_or_english_name(game, locale):
-    """/rules tries the rules sections first and the card lookup next: a name in either language reaches the
+def test_rules_find_every_component_by_its_name_in_any_language(game, locale):
+    """/rules tries the rules sections first and the card lookup next: a name in any language reaches the
     component, told in the reader's language together with its names in the other languages."""
     entries = dict(game.cards(locale))
     for kind, table in _KINDS:
         for ident, data in table.items():
             own = game.component_name(kind, ident, locale)
-            typed = [data["name"]["en"], data["name"]["ko"].upper(), f" {data['name']['en'].lower()} "]
+            assert own == data["name"][locale]
+            names = data["name"]
+            typed = [
+                names["en"],
+                names["ko"].upper(),
+                f" {names['en'].lower()} ",
+                names["es"],
+                names["es"].lower(),
+            ]
             if kind == "class":
-                typed += [data["ability"]["name"]["en"], data["ability"]["name"]["ko"]]
+                typed += [data["ability"]["name"][lang] for lang in LOCALES]
             for name in typed:
                 assert rules.find(GAME, name, locale) is None, f"{name!r} opens a rules section"
                 assert game.lookup_card(name, locale) == (own, entries[own]), (name, locale)
-            for lang in ("en", "ko"):  # the names in the other languages (unless the reader's is the same)
+            for lang in LOCALES:  # the names in the other languages (unless the reader's is the same)
                 if lang != locale and data["name"][lang] != own:
                     assert data["name"][lang] in entries[own], (own, lang)
     assert game.lookup_card("no such card", locale) is None
 
 
-@pytest.mark.parametrize("locale", ("en", "ko"))
+@pytest.mark.parametrize("locale", LOCALES)
 def test_market_card_lookup_tells_type_cost_and_effect(game, locale):
     entries = dict(game.cards(locale))
     for cid, card in CARDS.items():
         body = entries[game.card_name(cid, locale)]
         assert game.card_type_name(card["type"], locale) in body, cid
-        gold = f"금화 {card['cost']}" if locale == "ko" else f"{card['cost']} gold"
+        gold = {"en": "{} gold", "ko": "금화 {}", "es": "{} de oro"}[locale].format(card["cost"])
         assert gold in body, (cid, body)
         if card["effect"]["kind"] != "buy_from_deck":
             assert game.effect_text(card["effect"], locale, card=card) in body, cid
-    assert "Longsword" in entries["장검"] if locale == "ko" else "장검" in entries["Longsword"]
+    longsword = entries[CARDS["longsword"]["name"][locale]]
+    assert all(name in longsword for lang, name in CARDS["longsword"]["name"].items() if lang != locale)
 
 
 def test_card_suggestions_match_names_in_other_languages(game):
     assert ("장검 (Longsword)", "장검") in game.suggest_cards("longs", "ko")
     assert ("Longsword (장검)", "Longsword") in game.suggest_cards("장검", "en")
+    assert ("Espada larga (Longsword)", "Espada larga") in game.suggest_cards("longs", "es")
+    assert ("Longsword (Espada larga)", "Longsword") in game.suggest_cards("espada l", "en")
+    assert ("Espada larga", "Espada larga") in game.suggest_cards("espada", "es")
     for label, value in game.suggest_cards("chain", "ko"):
         assert game.lookup_card(value, "ko")[0] == value, label
 
@@ -359,3 +424,26 @@ def test_korean_card_texts_fit_the_card_face_in_full():
 
     for cid, card in CARDS.items():
         assert len(art._wrap(card["text"]["ko"], 17, art.CARD_W - 54)) <= 3, cid
+
+
+def test_spanish_card_texts_fit_the_card_face_in_full():
+    """A card face holds three lines, or four in smaller letters; a Spanish text is never cut short."""
+    from render import roll_player as art
+
+    for cid, card in CARDS.items():
+        assert len(art._wrap(card["text"]["es"], 15, art.CARD_W - 54)) <= 4, cid
+
+
+def test_the_table_image_has_its_words_in_every_language(game):
+    from render import roll_player as art
+
+    def shape(labels: dict) -> dict:
+        return {key: shape(value) if isinstance(value, dict) else None for key, value in labels.items()}
+
+    assert set(art.LABELS) == set(LOCALES)
+    for locale in LOCALES:
+        assert shape(art.LABELS[locale]) == shape(art.LABELS["en"]), locale
+    for area in ("areas", "phase"):  # no English words left in the Spanish image
+        assert not set(art.LABELS["es"][area].values()) & set(art.LABELS["en"][area].values()), area
+    views = [game.engine.view(state, None) for state, *_ in itertools.islice(_playout(2, 8), 0, None, 40)]
+    assert all(game.render_table(view, NAMES, "es") != game.render_table(view, NAMES, "en") for view in views)
