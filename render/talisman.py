@@ -194,6 +194,29 @@ def _ring_cell(index: int) -> tuple[int, int]:
     return offset + side - (pos - 3 * side), offset
 
 
+@lru_cache(maxsize=512)
+def _fit_size(text: str, size: int, smallest: int, width: int, bold: bool = False) -> int:
+    """The largest font size from `size` down to `smallest` at which `text` fits `width` pixels."""
+    while size > smallest and font(size, bold).getlength(text) > width:
+        size -= 1
+    return size
+
+
+@lru_cache(maxsize=512)
+def _space_title(name: str) -> tuple[int, tuple[str, ...]]:
+    """A space's name in its cell: smaller type for a long name, and two lines (split where they come out
+    most even) for one that is too long even then."""
+    width = CELL - 14
+    size = _fit_size(name, 16, 13, width, True)
+    face = font(size, True)
+    words = name.split()
+    if face.getlength(name) <= width or len(words) < 2:
+        return size, (fitted(name, size, width, True),)
+    cuts = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
+    first, second = min(cuts, key=lambda cut: max(face.getlength(cut[0]), face.getlength(cut[1])))
+    return size, (fitted(first, size, width, True), fitted(second, size, width, True))
+
+
 def _card_label(card: dict[str, Any], locale: str) -> tuple[str, tuple[int, int, int]]:
     entry = card_def({"c": card["card"], "o": card["origin"]})
     kind = entry.get("type") or entry.get("kind", "object")
@@ -236,12 +259,9 @@ def _empty_board(locale: str) -> Image.Image:
         draw.rectangle(
             (x0 + 2, y0 + 2, x0 + CELL - 2, y0 + CELL - 2), fill=fill, outline=(25, 25, 25), width=2
         )
-        draw.text(
-            (x0 + 7, y0 + 5),
-            fit_text(draw, _name(space, locale), 16, CELL - 14, True),
-            font=font(16, True),
-            fill=TEXT,
-        )
+        size, lines = _space_title(_name(space, locale))
+        for i, line in enumerate(lines):
+            draw.text((x0 + 7, y0 + 5 + i * 15), line, font=font(size, True), fill=TEXT)
     return image
 
 
@@ -257,7 +277,7 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         index = space["index"]
         row, col = _ring_cell(index)
         x0, y0 = MARGIN + col * CELL, MARGIN + row * CELL
-        y = y0 + 27
+        y = y0 + 27 + 15 * (len(_space_title(_name(space, locale))[1]) - 1)
         if index in hexed:
             draw.text((x0 + 7, y), labels["hex"], font=font(14, True), fill=(255, 120, 120))
             y += 18
@@ -270,7 +290,8 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
         for card in view["board"].get(str(index), [])[:shown]:
             label, colour = _card_label(card, locale)
             draw.rounded_rectangle((x0 + 6, y, x0 + CELL - 6, y + 19), radius=4, fill=colour)
-            paste_text(image, (x0 + 10, y + 1), fitted(label, 14, CELL - 20), 14, (250, 250, 250))
+            size = _fit_size(label, 14, 12, CELL - 20)
+            paste_text(image, (x0 + 10, y + 15 - size), fitted(label, size, CELL - 20), size, (250, 250, 250))
             y += 21
         extra = len(view["board"].get(str(index), [])) - shown
         if extra > 0:

@@ -1,7 +1,7 @@
 """Words and pictures for Talisman.
 
-Card, space and character names come from the engine's data (English and Korean); Spanish names, and all
-else the bot says about the game, live in talisman.json. Cards in actions are instance ids ("uid"s); the view
+Card, space and character names and Spell texts come from the engine's data (English, Korean and Spanish);
+all else the bot says about the game lives in talisman.json. Cards in actions are instance ids ("uid"s); the view
 tells which card each one is (on the board or carried by a character).
 """
 
@@ -95,11 +95,11 @@ class TalismanPresenter(GamePresenter):
 
     # --- names of things ------------------------------------------------------------------------------------
 
-    def _data_name(self, entry: dict[str, Any], key: str, locale: str) -> str:
-        if self.has(f"name.{key}") and locale == "es":
-            return self.t(f"name.{key}", locale)
-        names = entry.get("name", {})
-        return names.get(locale) or names.get("en") or key
+    def _data_text(self, texts: dict[str, str], locale: str) -> str:
+        return texts.get(i18n.norm(locale)) or texts["en"]
+
+    def spell_text(self, spell: str, locale: str) -> str:
+        return self._data_text(SPELLS[spell]["text"], locale)
 
     def thing_name(self, code: str | None, locale: str) -> str:
         """The name of a card, spell, character, space kind or other source, in the reader's language."""
@@ -108,15 +108,12 @@ class TalismanPresenter(GamePresenter):
         code = str(code)
         for table in (ADVENTURE, PURCHASE, SPELLS, CHARACTERS):
             if code in table:
-                return self._data_name(table[code], code, locale)
-        if code == TALISMAN["id"]:
-            return self._data_name(TALISMAN, code, locale)
-        if code == COMMAND["id"]:
-            return self._data_name(COMMAND, code, locale)
-        if code == TOAD["id"]:
-            return self._data_name(TOAD, code, locale)
+                return self._data_text(table[code]["name"], locale)
+        for entry in (TALISMAN, COMMAND, TOAD):
+            if code == entry["id"]:
+                return self._data_text(entry["name"], locale)
         if code in SPACE_KINDS:
-            return self._data_name(SPACE_KINDS[code], f"space.{code}", locale)
+            return self._data_text(SPACE_KINDS[code]["name"], locale)
         if self.has(f"thing.{code}"):
             return self.t(f"thing.{code}", locale)
         return self.t("something", locale)
@@ -125,9 +122,7 @@ class TalismanPresenter(GamePresenter):
         if not isinstance(index, int) or not 0 <= index < len(SPACES):
             return self.t("nothing", locale)
         space = SPACES[index]
-        return self.t(
-            "space", locale, name=self._data_name(space, f"space.{space['kind']}", locale), number=index + 1
-        )
+        return self.t("space", locale, name=self._data_text(space["name"], locale), number=index + 1)
 
     def seat_name(self, seat: int, view: View, locale: str) -> str:
         """A seat without the players' names (the picker has only the view): its character and number."""
@@ -352,7 +347,7 @@ class TalismanPresenter(GamePresenter):
             words[cid] = (self.thing_name(cid, locale), self.t(f"text.{cid}", locale))
             words[f"space.{start}"] = (self.space_name(start, locale), "")
         for spell in view.get("my_spells") or []:
-            words[spell] = (self.thing_name(spell, locale), self.t(f"text.spell.{spell}", locale))
+            words[spell] = (self.thing_name(spell, locale), self.spell_text(spell, locale))
         return words
 
     # --- card lookup for /rules -----------------------------------------------------------------------------
@@ -371,18 +366,13 @@ class TalismanPresenter(GamePresenter):
                 alignment=self.t(f"alignment.{ch['alignment']}", locale),
                 start=self.space_name(ch["start"], locale),
             )
-            out.append((self.thing_name(cid, locale), self._with_text([text], f"text.{cid}", ch, locale)))
+            lines = [text, self.t(f"text.{cid}", locale)]
+            out.append((self.thing_name(cid, locale), self._with_text(lines, ch, locale)))
         for sid, spell in SPELLS.items():
-            text = self.t("card.spell", locale, count=spell["count"])
-            out.append(
-                (self.thing_name(sid, locale), self._with_text([text], f"text.spell.{sid}", spell, locale))
-            )
-        out.append(
-            (
-                self.thing_name(COMMAND["id"], locale),
-                self._with_text([], "text.command", COMMAND, locale, "eased"),
-            )
-        )
+            lines = [self.t("card.spell", locale, count=spell["count"]), self.spell_text(sid, locale)]
+            out.append((self.thing_name(sid, locale), self._with_text(lines, spell, locale)))
+        command = self._with_text([self.t("text.command", locale)], COMMAND, locale, "eased")
+        out.append((self.thing_name(COMMAND["id"], locale), command))
         for aid, card in ADVENTURE.items():
             kind = self.t(f"kind.{card['type']}", locale)
             facts = [self.t("card.adventure", locale, kind=kind, number=card["number"], count=card["count"])]
@@ -391,14 +381,14 @@ class TalismanPresenter(GamePresenter):
             if "craft" in card:
                 facts.append(self.t("card.craft", locale, n=card["craft"]))
             lines = [" · ".join(facts), *self._card_details(card, locale)]
-            out.append((self.thing_name(aid, locale), self._with_text(lines, f"text.{aid}", card, locale)))
+            out.append((self.thing_name(aid, locale), self._with_text(lines, card, locale)))
         for pid, item in PURCHASE.items():
             if pid in ADVENTURE:
                 continue  # the shop's copies are the same cards as the Adventure deck's
             facts = self.t(
                 "card.purchase", locale, kind=self.t(f"kind.{item['kind']}", locale), count=item["count"]
             )
-            out.append((self.thing_name(pid, locale), self._with_text([facts], f"text.{pid}", item, locale)))
+            out.append((self.thing_name(pid, locale), self._with_text([facts], item, locale)))
         for kind, space in SPACE_KINDS.items():
             regions = list(dict.fromkeys(s["region"] for s in SPACES if s["kind"] == kind))
             region = ", ".join(self.t(f"region.{r}", locale) for r in regions)
@@ -410,15 +400,11 @@ class TalismanPresenter(GamePresenter):
             name = self.thing_name(kind, locale)
             if any(name == existing for existing, _ in out):
                 name = self.t("space_card", locale, name=name)
-            out.append((name, self._with_text(lines, f"text.space.{kind}", space, locale)))
+            out.append((name, self._with_text(lines, space, locale)))
         return out
 
-    def _with_text(
-        self, lines: list[str], key: str, entry: dict[str, Any], locale: str, flag: str = ""
-    ) -> str:
+    def _with_text(self, lines: list[str], entry: dict[str, Any], locale: str, flag: str = "") -> str:
         parts = [line for line in lines if line]
-        if self.has(key):
-            parts.append(self.t(key, locale))
         if entry.get("provisional") or (flag and entry.get(f"{flag}_provisional")):
             parts.append(self.t("provisional", locale))
         return "\n".join(parts)

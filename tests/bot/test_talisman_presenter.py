@@ -13,7 +13,9 @@ from bot.chooser import Chosen, narrow
 from bot.games import presenter
 from engines.base import IllegalAction, visible_to
 from engines.talisman import refusals
-from engines.talisman.data import ADVENTURE, CHARACTERS, SPELLS
+from engines.talisman.data import ADVENTURE, CHARACTERS, COMMAND, PURCHASE, SPACES, SPELLS
+from render import talisman as talisman_render
+from render.common import font
 
 GAME = presenter("talisman")
 ENGINE = GAME.engine
@@ -300,3 +302,52 @@ def test_every_event_type_reads_cleanly_in_every_language():
         seen.add(event["type"])
         _read_cleanly(event, 2, ENGINE.view(state, None))
     assert seen == _event_types()
+
+
+def _components() -> list[dict]:
+    return [*ADVENTURE.values(), *PURCHASE.values(), *SPELLS.values(), *CHARACTERS.values(), *SPACES]
+
+
+def test_a_spanish_name_finds_its_card():
+    for entry in [*ADVENTURE.values(), *SPELLS.values(), *CHARACTERS.values(), COMMAND]:
+        found = GAME.lookup_card(entry["name"]["es"].upper(), "es")
+        assert found is not None and found[0] == entry["name"]["es"], entry["id"]
+    name, text = GAME.lookup_card("hechicero", "es")
+    assert name == "Hechicero" and "hechizo" in text
+    assert "Cúrate" in GAME.lookup_card("Curación", "es")[1]  # the Spell's Spanish text
+    assert GAME.lookup_card("Guarida del Hombre lobo", "es") is not None
+    assert GAME.lookup_card("Sorcerer", "es") is None
+    assert [name for name, _ in GAME.suggest_cards("torre", "es")] == ["Torre del Vampiro"]
+
+
+# English component names that differ from their Spanish ones (Oasis, Poltergeist… are the same in both).
+ENGLISH_ONLY = re.compile(
+    "|".join(
+        rf"\b{re.escape(e['name']['en'])}\b" for e in _components() if e["name"]["en"] != e["name"]["es"]
+    )
+)
+
+
+def test_spanish_pickers_and_cards_show_no_english_component_names():
+    for _, _, view, actions, _, _ in _seeded_moves():
+        for action in actions:
+            labels = [GAME.value_label(k, v, {}, view, "es") for k, v in action.items()]
+            for text in [*labels, GAME.action_text(action, view, "es")]:
+                assert not ENGLISH_ONLY.search(text), (text, action)
+        for name, text in GAME.private_words(view, "es").values():
+            assert not ENGLISH_ONLY.search(name + text), name
+    for name, text in GAME.cards("es"):
+        assert not ENGLISH_ONLY.search(f"{name}\n{text}"), name
+    assert ENGLISH_ONLY.search(GAME.value_label("spell", "hex", {}, {}, "en"))  # the check can see English
+
+
+def test_every_name_fits_on_the_board_in_every_language():
+    """Space names shrink or break onto two lines and card labels shrink before anything is cut short."""
+    for locale in i18n.LOCALES:
+        for space in SPACES:
+            _, lines = talisman_render._space_title(space["name"][locale])
+            assert not any(line.endswith("…") for line in lines), (space["id"], locale, lines)
+        for card in [*ADVENTURE.values(), *PURCHASE.values()]:
+            label = card["name"][locale]
+            size = talisman_render._fit_size(label, 14, 12, talisman_render.CELL - 20)
+            assert font(size).getlength(label) <= talisman_render.CELL - 20, (label, locale)

@@ -3,6 +3,7 @@ effects and abilities the engine interprets."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -95,10 +96,63 @@ def _entries() -> list[dict[str, Any]]:
 
 
 @pytest.mark.parametrize("entry", _entries(), ids=lambda e: e["id"])
-def test_entry_has_names_in_english_and_korean_and_provisional_notes(entry):
-    assert entry["name"]["en"] and entry["name"]["ko"]
+def test_entry_has_names_in_every_language_and_provisional_notes(entry):
+    assert entry["name"]["en"] and entry["name"]["ko"] and entry["name"]["es"]
     if entry.get("provisional"):
         assert entry.get("note")
+
+
+def _worded(node: Any, key: str = "") -> list[tuple[str, dict[str, str]]]:
+    """Every name or text anywhere in a data file, as (its field, the dict keyed by language)."""
+    if isinstance(node, dict):
+        if "en" in node:
+            return [(key, node)]
+        return [found for field, value in node.items() for found in _worded(value, field)]
+    if isinstance(node, list):
+        return [found for value in node for found in _worded(value, key)]
+    return []
+
+
+WORDED = [
+    found
+    for file in (
+        data.ADVENTURE_FILE,
+        data.SPELLS_FILE,
+        data.PURCHASE_FILE,
+        data.CHARACTERS_FILE,
+        data.SPACES_FILE,
+        data.TALISMAN_FILE,
+    )
+    for found in _worded(file)
+]
+
+
+def _numbers(text: str) -> list[str]:
+    return sorted(re.findall(r"\d+", text))
+
+
+def test_every_name_and_text_is_in_english_korean_and_spanish_with_the_same_numbers():
+    names = [words for field, words in WORDED if field == "name"]
+    texts = [words for field, words in WORDED if field == "text"]
+    # every entry, the Toad, the Command Spell and the alignment card; every Spell's text
+    assert len(names) == len(_entries()) + 3 and len(texts) == len(data.SPELLS)
+    for _, words in WORDED:
+        assert set(words) == {"en", "ko", "es"}, words
+        assert all(text.strip() for text in words.values()), words
+        english = _numbers(words["en"])
+        assert _numbers(words["es"]) == english, words
+        # Korean counts things with numerals ("1개") where English writes "one", so it may show more of them.
+        assert all(_numbers(words["ko"]).count(n) >= english.count(n) for n in english), words
+
+
+def test_one_spanish_name_means_one_thing():
+    """Two components share a Spanish name only when they share the English one (spaces of one kind)."""
+    english_of: dict[str, set[str]] = {}
+    for field, words in WORDED:
+        if field == "name":
+            english_of.setdefault(words["es"], set()).add(words["en"])
+    assert {es: en for es, en in english_of.items() if len(en) > 1} == {}
+    assert english_of["Hechicero"] == {"Sorcerer"} and english_of["Cueva del Brujo"] == {"Warlock's Cave"}
 
 
 def test_ids_are_unique_within_each_file():
@@ -181,7 +235,7 @@ def test_spell_windows_are_known_and_limits_match_the_rulebook_example():
     }
     for spell in data.SPELLS.values():
         assert spell["windows"] and set(spell["windows"]) <= windows
-        assert spell["text"]["en"] and spell["text"]["ko"]
+        assert spell["text"]["en"] and spell["text"]["ko"] and spell["text"]["es"]
     assert [data.spell_limit(c) for c in range(1, 9)] == [0, 0, 1, 2, 2, 3, 3, 3]
 
 
