@@ -147,13 +147,6 @@ LABELS = {
         },
     },
 }
-PHASE_NAMES_ES = {
-    "explore": "Explorar",
-    "develop": "Desarrollar",
-    "settle": "Colonizar",
-    "produce": "Producir",
-    "ship": "Enviar",
-}
 FACE_MARK = {"explore": "E", "develop": "D", "settle": "S", "produce": "P", "ship": "$", "wild": "★"}
 
 
@@ -162,8 +155,6 @@ def _labels(locale: str) -> dict[str, Any]:
 
 
 def _phase_name(phase: str, locale: str) -> str:
-    if locale[:2] == "es":
-        return PHASE_NAMES_ES[phase]
     names = D.RULES["phase_names"][phase]
     return names.get(locale[:2], names["en"])
 
@@ -264,8 +255,12 @@ def _tile(
             outline=(20, 20, 20),
         )
     draw.text((cx, cy), str(data["cost"]), fill=(20, 20, 20), font=font(13, True), anchor="mm")
-    for i, line in enumerate(_wrap(draw, _side_name(side_id, locale), 12, TILE_W - 32)):
-        draw.text((x + 28, y + 5 + i * 15), line, fill=ink, font=font(12, True))
+    name = _side_name(side_id, locale)
+    size, lines = 12, _wrap(draw, name, 12, TILE_W - 32)
+    if " ".join(lines) != " ".join(name.split()):  # too long for two lines: a smaller font on three
+        size, lines = 10, _wrap(draw, name, 10, TILE_W - 32, lines=3)
+    for i, line in enumerate(lines):
+        draw.text((x + 28, y + 5 + i * (size + 3)), line, fill=ink, font=font(size, True))
     for i, good in enumerate(goods or []):
         _die(draw, x + TILE_W - 20 - i * 18, y + TILE_H - 20, good, size=16)
 
@@ -361,13 +356,11 @@ def _seat_panel(
             draw.text((rx + 78, ry + 2), labels["empty"], fill=MUTED, font=font(14))
             continue
         side_id = D.TILE_SIDES[top]["development" if key == "dev" else "world"]
-        text = f"{_side_name(side_id, locale)} ({len(s[f'{key}_workers'])}/{s[f'{key}_cost']})"
-        draw.text(
-            (rx + 78, ry + 2),
-            fit_text(draw, text, 14, right - rx - 150, bold=True),
-            fill=TEXT,
-            font=font(14, True),
-        )
+        # The worker count stays whole; a long name gives way.
+        count = f" ({len(s[f'{key}_workers'])}/{s[f'{key}_cost']})"
+        room = right - rx - 150 - text_width(draw, count, 14, True)
+        name = fit_text(draw, _side_name(side_id, locale), 14, room, bold=True)
+        draw.text((rx + 78, ry + 2), name + count, fill=TEXT, font=font(14, True))
         draw.text((right, ry + 2), f"×{s[f'{key}_size']}", fill=MUTED, font=font(14, True), anchor="ra")
         _dice_row(draw, rx + 78, ry + 19, s[f"{key}_workers"], right - rx - 80, size=12)
     cup = s["cup"] if view["stage"] != "assign" else s["rolled"] + s["cup"]

@@ -1,13 +1,14 @@
 """Words and pictures for Roll for the Galaxy.
 
-Tile, faction and home-world names come from the engine's data (English and Korean; Spanish readers see the
-English names, as the data has no Spanish ones). Dice, phases, places and powers are worded here.
+Tile, faction and home-world names come from the engine's data (English, Korean and Spanish); /rules finds them
+by their name in any of these. Dice, phases, places and powers are worded here.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from bot import i18n
 from bot.games.base import GamePresenter
 from engines.base import Action, Event, View
 from engines.roll_for_the_galaxy import data as D
@@ -16,6 +17,13 @@ from render import roll_for_the_galaxy as rftg_render
 # Keys whose value is a die colour, and keys whose value is a phase.
 DIE_KEYS = frozenset({"color", "color2", "shipper"})
 PHASE_KEYS = frozenset({"phase", "to", "from"})
+# Every side /rules can look up, in the order the card list shows them.
+CARD_SIDES = (
+    [tile[kind]["id"] for tile in D.TILES for kind in ("development", "world")]
+    + [half["id"] for faction in D.FACTIONS for half in faction["halves"]]
+    + D.HOME_IDS
+)
+FACTION_NUMBER = {faction["id"]: faction["number"] for faction in D.FACTIONS}
 
 
 class RollForTheGalaxyPresenter(GamePresenter):
@@ -281,27 +289,42 @@ class RollForTheGalaxyPresenter(GamePresenter):
     # --- card lookup for /rules -----------------------------------------------------------------------------
 
     def cards(self, locale: str) -> list[tuple[str, str]]:
-        out: list[tuple[str, str]] = []
-        for tile in D.TILES:
-            for kind, other in (("development", "world"), ("world", "development")):
-                side_id = tile[kind]["id"]
-                text = self.side_text(side_id, locale)
-                back = self.t("other_side", locale, name=self.side_name(tile[other]["id"], locale))
-                out.append((self.side_name(side_id, locale), f"{text} {back}"))
-        for faction in D.FACTIONS:
-            for half in faction["halves"]:
-                head = self.t("faction_half", locale, number=faction["number"])
-                out.append(
-                    (self.side_name(half["id"], locale), f"{head} {self.side_text(half['id'], locale)}")
-                )
-        for home in D.HOME_WORLDS:
-            out.append(
-                (
-                    self.side_name(home["id"], locale),
-                    f"{self.t('home_world', locale)} {self.side_text(home['id'], locale)}",
-                )
-            )
-        return out
+        return [self.card(side_id, locale) for side_id in CARD_SIDES]
+
+    def card(self, side_id: str, locale: str) -> tuple[str, str]:
+        data = D.side(side_id)
+        text = self.side_text(side_id, locale)
+        if "tile" in data:
+            other = next(s for s in D.TILE_SIDES[data["tile"]].values() if s != side_id)
+            text = f"{text} {self.t('other_side', locale, name=self.side_name(other, locale))}"
+        elif "faction" in data:
+            text = f"{self.t('faction_half', locale, number=FACTION_NUMBER[data['faction']])} {text}"
+        else:
+            text = f"{self.t('home_world', locale)} {text}"
+        return self.side_name(side_id, locale), text
+
+    def lookup_card(self, name: str, locale: str) -> tuple[str, str] | None:
+        """A side by its name in any language, told in the reader's."""
+        wanted = name.casefold().strip()
+        for lang in dict.fromkeys((i18n.norm(locale), *i18n.LOCALES)):  # the reader's language first
+            for side_id in CARD_SIDES:
+                if self.side_name(side_id, lang).casefold() == wanted:
+                    return self.card(side_id, locale)
+        return None
+
+    def suggest_cards(self, typed: str, locale: str) -> list[tuple[str, str]]:
+        """Sides whose name in any language contains what was typed; the label adds the name typed if it is
+        another language's."""
+        wanted = typed.casefold().strip()
+        langs = dict.fromkeys((i18n.norm(locale), *i18n.LOCALES))
+        out = []
+        for side_id in CARD_SIDES:
+            own = self.side_name(side_id, locale)
+            names = (self.side_name(side_id, lang) for lang in langs)
+            typed_as = next((n for n in names if wanted in n.casefold()), None)
+            if typed_as is not None:
+                out.append((own if typed_as == own else f"{own} ({typed_as})", own))
+        return out[:25]
 
     def side_text(self, side_id: str, locale: str) -> str:
         data = D.side(side_id)

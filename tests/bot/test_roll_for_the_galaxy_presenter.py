@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 import string
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -45,6 +46,8 @@ CODE_WORDS = (
 )
 
 SPANISH_WORDS = {"es": {"produce"}}  # "produce" is also a Spanish verb
+# A Spanish reader sees no English component name (all of them differ from the Spanish ones).
+ENGLISH_NAMES = {side["name"]["en"] for side in D.SIDES.values()}
 
 
 @pytest.fixture(scope="module")
@@ -62,6 +65,8 @@ def check_text(text: str | None, locale: str, what: object) -> None:
     if locale != "en":
         words = set(re.findall(r"[A-Za-z]+", text)) - SPANISH_WORDS.get(locale, set())
         assert not words & CODE_WORDS, (locale, text)
+    if locale == "es":
+        assert not [name for name in ENGLISH_NAMES if name in text], text
 
 
 def check_prompts(game, actions, action, view, locale) -> None:
@@ -183,11 +188,30 @@ def test_every_tile_can_be_looked_up_in_every_language(game):
         cards = game.cards(locale)
         assert len(cards) == len(D.SIDES)
         for name, text in cards:
-            check_text(name, "en", name)  # names are proper names (Spanish uses the English ones)
-            check_text(text, "en" if locale == "es" else locale, name)
+            check_text(name, locale, name)
+            check_text(text, locale, name)
             assert len(name) <= 100 and len(text) < 1800
-        assert game.lookup_card(cards[0][0].upper(), locale) == cards[0]
+            assert game.lookup_card(name.upper(), locale) == (name, text)
     assert game.lookup_card("미친 과학자", "ko")[1].startswith("[개발, 비용 3]")
+
+
+def test_a_card_is_found_by_its_name_in_any_language_and_told_in_the_readers(game):
+    mad_es = game.lookup_card("científicos locos", "es")
+    assert mad_es[0] == "Científicos locos" and mad_es[1].startswith("[Desarrollo, coste 3]")
+    assert game.lookup_card("Mad Scientists", "es") == mad_es
+    assert game.lookup_card("Científicos locos", "en")[0] == "Mad Scientists"
+    assert game.lookup_card("Nueva Esparta", "ko")[0] == "뉴 스파르타"
+    assert game.lookup_card("Mundo Rosetta", "es") is None  # whole names only
+    assert ("Obras públicas", "Obras públicas") in game.suggest_cards("obras", "es")
+    assert ("Public Works (Obras públicas)", "Public Works") in game.suggest_cards("obras", "en")
+    assert ("Obras públicas (Public Works)", "Obras públicas") in game.suggest_cards("public w", "es")
+
+
+def test_card_texts_carry_the_same_numbers_in_every_language(game):
+    numbers = {loc: [Counter(re.findall(r"\d+", text)) for _, text in game.cards(loc)] for loc in LOCALES}
+    assert numbers["es"] == numbers["en"]
+    # Korean counts things with numerals ("1개") where English says "a", so it may carry more.
+    assert all(en <= ko for en, ko in zip(numbers["en"], numbers["ko"], strict=True))
 
 
 def test_labels_name_things_in_the_readers_language(game):
@@ -202,6 +226,33 @@ def test_labels_name_things_in_the_readers_language(game):
     assert game.value_label("from", "unassigned", {}, view, "es") == "comodín sin colocar"
     assert game.value_label("where", "good:alpha_centauri", {}, view, "en") == "good on Alpha Centauri"
     assert game.value_label("side", "world", {"tile": "t01"}, view, "en") == "World: Designer Species, Ultd."
+    assert game.value_label("side", "world", {"tile": "t01"}, view, "es") == "Mundo: Especies de diseño, S.A."
+    assert game.value_label("world", "alpha_centauri", {}, view, "es") == "Alfa Centauri"
+    es = game.action_text(action, view, "es")
+    assert D.side(D.TILE_SIDES[tile]["development"])["name"]["es"] in es
+    check_text(es, "es", action)
+
+
+def test_spanish_pickers_name_every_tile_in_spanish(game):
+    """Every tile as a picker or an action shows it: both faces, or the face in a construction stack."""
+    view = game.engine.view(game.engine.new_game(2, {}, 9), 0)
+    place = {"type": "place_tile", "side": "development", "position": "bottom"}
+    for tile, sides in D.TILE_SIDES.items():
+        labels = [game.tile_both(tile, "es"), game.start_label(tile, view, "es")]
+        labels += [game.value_label("side", kind, {"tile": tile}, view, "es") for kind in sides]
+        for key in ("dev_stack", "world_stack"):
+            labels.append(game.tile_label(tile, {**view, "seats": [{key: [tile]}]}, "es"))
+        labels.append(game.action_text({**place, "tile": tile}, view, "es"))
+        for label in labels:
+            check_text(label, "es", tile)
+            assert len(label) <= 100, label
+        assert D.side(sides["world"])["name"]["es"] in labels[0]
+    # The start-tile buttons pair any development with any world.
+    longest = {
+        kind: max((game.side_name(sides[kind], "es") for sides in D.TILE_SIDES.values()), key=len)
+        for kind in ("development", "world")
+    }
+    assert len(game.t("start_pair", "es", dev=longest["development"], world=longest["world"])) <= 80
 
 
 def test_strings_match_across_languages_and_rules_cover_the_game(game):

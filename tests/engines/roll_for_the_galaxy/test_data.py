@@ -41,10 +41,12 @@ KNOWN_POWERS = {
     "end_game": {"vp_fraction", "vp_per", "vp_per_set", "vp_triangular_chips"},
 }
 WORLD_COLORS = {"grey", "blue", "brown", "green", "yellow"}
+LANGUAGES = ("en", "ko", "es")
 
 
 def _check_name(entry):
-    assert entry["name"]["en"] and entry["name"]["ko"], entry["id"]
+    assert set(entry["name"]) == set(LANGUAGES), entry["id"]
+    assert all(entry["name"][lang].strip() for lang in LANGUAGES), entry["id"]
     assert entry.get("ko_translated", True) is True, "only marks Korean names the rulebook does not print"
 
 
@@ -161,3 +163,27 @@ def test_provisional_entries_carry_a_note():
         for entry in json.loads((D.DATA_DIR / name).read_text(encoding="utf-8")):
             if entry.get("provisional"):
                 assert entry.get("note"), entry["id"]
+
+
+def test_rules_name_every_phase_and_world_colour_in_every_language():
+    assert set(D.RULES["phase_names"]) == set(D.PHASES)
+    assert set(D.RULES["world_colors"]) == WORLD_COLORS
+    for names in [*D.RULES["phase_names"].values(), *D.RULES["world_colors"].values()]:
+        assert set(names) == set(LANGUAGES) and all(names.values()), names
+
+
+def test_names_tell_sides_apart_in_every_language():
+    for lang in LANGUAGES:
+        names = [side["name"][lang].casefold() for side in D.SIDES.values()]
+        assert len(set(names)) == len(names), lang
+
+
+def test_spanish_names_are_translations_and_match_the_dice_words():
+    for side_id, side in D.SIDES.items():
+        assert side["name"]["es"] != side["name"]["en"], side_id
+    assert D.side("public_works")["name"]["es"] == "Obras públicas"
+    # A world's colour is named like the die of that colour, so the two read as one concept.
+    dice = {d["id"]: d["name"]["es"] for d in D.DICE}
+    for color, names in D.RULES["world_colors"].items():
+        if color != "grey":
+            assert names["es"] == dice[color], color
