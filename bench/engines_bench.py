@@ -46,8 +46,10 @@ def playout(engine: Engine, players: int, seed: int) -> tuple[int, float, float,
 
 def run(games: int = 10) -> None:
     print("\n## Engines: seeded random playouts")
-    print(f"{'game':22} {'seats':>5} {'playout p50':>12} {'games/s':>8} {'actions':>8} {'apply/move':>11} "
-          f"{'view/move':>10} {'dump+load':>10} {'state':>9}  budget (4 seats)")
+    print(
+        f"{'game':22} {'seats':>5} {'playout p50':>12} {'games/s':>8} {'actions':>8} {'apply/move':>11} "
+        f"{'view/move':>10} {'dump+load':>10} {'state':>9}  budget (4 seats)"
+    )
     for engine in all_engines():
         for players in range(engine.min_players, engine.max_players + 1):
             results = [playout(engine, players, seed) for seed in range(games)]

@@ -9,7 +9,8 @@ other joins, the host starts it; then whoever the board mentions takes their tur
 (board button, then one random legal choice per step) or with `/play move` after asking the autocomplete,
 thinking between actions. A finished game is replaced by a new one. Each bot goes through three phases:
 opening every game, steady load with think time (the issue's budget), and saturation (no think time).
-Figures are medians and p99s; nothing here asserts a timing.
+Figures are medians and p99s; nothing here asserts a timing. The bot's CPU and memory are given with and
+without its descendant processes (the workers that draw its pictures, bot/drawing.py).
 
     python -m bench.load_bench [--quick] [--games N] [--think S] [--seconds S]
 """
@@ -95,8 +96,24 @@ def proc_rss_mb(pid: int | str, key: str = "VmRSS") -> float:
     return float("nan")
 
 
+def descendants(pid: int | str) -> list[int]:
+    """Child processes of `pid`, their children and so on (the bot's picture workers)."""
+    found: list[int] = []
+    queue = [str(pid)]
+    while queue:
+        parent = queue.pop()
+        with contextlib.suppress(OSError):
+            for task in os.listdir(f"/proc/{parent}/task"):
+                with open(f"/proc/{parent}/task/{task}/children") as file:
+                    children = file.read().split()
+                found += [int(c) for c in children]
+                queue += children
+    return found
+
+
 class ProcessWatch:
-    """CPU time and resident memory of one process over a phase (RSS sampled every 0.25 s for the peak)."""
+    """CPU time and resident memory of one process over a phase, and of it with its descendants (RSS sampled
+    every 0.25 s for the peaks)."""
 
     def __init__(self, pid: int | str) -> None:
         self.pid = pid
@@ -104,12 +121,30 @@ class ProcessWatch:
         self.main0 = proc_cpu_seconds(pid, pid)
         self.wall0 = time.monotonic()
         self.peak = proc_rss_mb(pid)
+        self.family_peak = self.peak
+        self.helpers0 = self._helper_cpu()  # descendants that come later start from zero
         self._task = asyncio.get_running_loop().create_task(self._sample())
+
+    def _helper_cpu(self) -> dict[int, float]:
+        out = {}
+        for child in descendants(self.pid):
+            with contextlib.suppress(OSError, ValueError):
+                out[child] = proc_cpu_seconds(child)
+        return out
+
+    def _helper_rss(self) -> float:
+        total = 0.0
+        for child in descendants(self.pid):
+            with contextlib.suppress(OSError, ValueError):
+                total += proc_rss_mb(child)
+        return total
 
     async def _sample(self) -> None:
         with contextlib.suppress(OSError, ValueError):
             while True:
-                self.peak = max(self.peak, proc_rss_mb(self.pid))
+                rss = proc_rss_mb(self.pid)
+                self.peak = max(self.peak, rss)
+                self.family_peak = max(self.family_peak, rss + self._helper_rss())
                 await asyncio.sleep(0.25)
 
     def stop(self) -> dict[str, float]:
@@ -119,11 +154,29 @@ class ProcessWatch:
             cpu = proc_cpu_seconds(self.pid) - self.cpu0
             main = proc_cpu_seconds(self.pid, self.pid) - self.main0
             rss = proc_rss_mb(self.pid)
+            helpers = sum(c - self.helpers0.get(p, 0.0) for p, c in self._helper_cpu().items())
+            family_rss = rss + self._helper_rss()
         except OSError:
             nan = float("nan")
-            return {"cpu": nan, "main": nan, "cpu_s": nan, "rss": nan, "peak": self.peak}
-        peak = max(self.peak, rss)
-        return {"cpu": 100 * cpu / wall, "main": 100 * main / wall, "cpu_s": cpu, "rss": rss, "peak": peak}
+            return {
+                "cpu": nan,
+                "main": nan,
+                "cpu_s": nan,
+                "rss": nan,
+                "peak": self.peak,
+                "helpers_cpu_s": nan,
+                "family_peak": self.family_peak,
+            }
+        return {
+            "cpu": 100 * cpu / wall,
+            "main": 100 * main / wall,
+            "cpu_s": cpu,
+            "rss": rss,
+            "peak": max(self.peak, rss),
+            "helpers_cpu_s": helpers,
+            "helpers_cpu": 100 * helpers / wall,
+            "family_peak": max(self.family_peak, family_rss),
+        }
 
 
 class LoopLag:
@@ -863,11 +916,17 @@ def report(ours: list[PhaseResult], bare: list[PhaseResult], notes: list[str], p
                 len(other.bot_violations) if other else "—",
             ),
             ("bot CPU % of a core (event-loop thread)", _cpu(mine), _cpu(other) if other else "—"),
-            ("bot CPU time per interaction", _cpu_each(mine), _cpu_each(other) if other else "—"),
+            ("picture workers' CPU % of a core", _helpers(mine), _helpers(other) if other else "—"),
+            ("CPU time per interaction (workers incl.)", _cpu_each(mine), _cpu_each(other) if other else "—"),
             (
                 "bot RSS end / peak",
                 f"{mine.bot['rss']:.0f} / {mine.bot['peak']:.0f} MB",
                 f"{other.bot['rss']:.0f} / {other.bot['peak']:.0f} MB" if other else "—",
+            ),
+            (
+                "RSS peak, bot and its workers",
+                f"{mine.bot['family_peak']:.0f} MB",
+                f"{other.bot['family_peak']:.0f} MB" if other else "—",
             ),
             ("generator+server CPU, loop lag p99", _gen(mine), _gen(other) if other else "—"),
         ]
@@ -895,7 +954,8 @@ def report(ours: list[PhaseResult], bare: list[PhaseResult], notes: list[str], p
                 f"completion p99 < 1 s {_verdict(bool(_done(mine)) and percentile(_done(mine), 99) < 1.0)}"
                 f" (board image p99 {_verdict(_p99(mine.rec.board) < 1.0)}); "
                 f"0 past the deadline {_verdict(mine.late == 0)}; "
-                f"RSS < 300 MB {_verdict(mine.bot['peak'] < BUDGET['rss_mb'])}"
+                f"RSS < 300 MB {_verdict(mine.bot['peak'] < BUDGET['rss_mb'])} "
+                f"(with its picture workers {_verdict(mine.bot['family_peak'] < BUDGET['rss_mb'])})"
             )
     if len(ours) > 2 and len(bare) > 2:
         best = max(ours[2:], key=lambda r: r.throughput)
@@ -924,9 +984,13 @@ def _cpu(result: PhaseResult) -> str:
     return f"{result.bot['cpu']:.0f}% ({result.bot['main']:.0f}%)"
 
 
+def _helpers(result: PhaseResult) -> str:
+    return f"{result.bot['helpers_cpu']:.0f}%" if "helpers_cpu" in result.bot else "—"
+
+
 def _cpu_each(result: PhaseResult) -> str:
     done = len(result.rec.ok())
-    return f"{result.bot['cpu_s'] / done * 1000:.1f} ms" if done else "—"
+    return f"{(result.bot['cpu_s'] + result.bot['helpers_cpu_s']) / done * 1000:.1f} ms" if done else "—"
 
 
 def _gen(result: PhaseResult) -> str:

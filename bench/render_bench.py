@@ -31,12 +31,14 @@ def run(repeat: int = 20) -> None:
         names = [f"Player {i + 1}" for i in range(players)]
         public = engine.view(state, None)
         game.render_table(public, names, "en")
-        times = timed(lambda public=public: game.render_table(public, names, "en"), repeat)
+        times = timed(
+            lambda game=game, public=public, names=names: game.render_table(public, names, "en"), repeat
+        )
         size = len(game.render_table(public, names, "ko"))
         print(f"{name:22} table    {summary(times)}  {size / 1024:.0f} kB  {_verdict(times, size)}")
         if game.has_private:
             own = engine.view(state, 0)
-            times = timed(lambda own=own: game.render_private(own, "en"), repeat)
+            times = timed(lambda game=game, own=own: game.render_private(own, "en"), repeat)
             size = len(game.render_private(own, "en") or b"")
             print(f"{name:22} private  {summary(times)}  {size / 1024:.0f} kB  {_verdict(times, size)}")
     by_player_count(repeat)

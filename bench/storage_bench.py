@@ -20,8 +20,15 @@ async def _moves(url: str, count: int) -> list[float]:
     table = None
     while len(times) < count:
         if table is None or table.status != "active":
-            lobby = await service.create_lobby(engine_name="druids", guild_id=1, channel_id=1, host_id=1,
-                                               host_name="a", locale="en", raw_options={})
+            lobby = await service.create_lobby(
+                engine_name="druids",
+                guild_id=1,
+                channel_id=1,
+                host_id=1,
+                host_name="a",
+                locale="en",
+                raw_options={},
+            )
             for user in (2, 3, 4):
                 await service.join(lobby.id, user, str(user))
             table = await service.start(lobby.id, 1)
@@ -38,7 +45,9 @@ def run(count: int = 400) -> None:
     print("\n## Persistence: load + apply + commit of one move (4-player Druids)")
     with tempfile.TemporaryDirectory() as folder:
         times = asyncio.run(_moves(f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}", count))
-        print(f"sqlite (WAL)  {summary(times)}  {'meets' if percentile(times, 99) < 0.015 else 'MISSES'} p99 15 ms")
+        print(
+            f"sqlite (WAL)  {summary(times)}  {'meets' if percentile(times, 99) < 0.015 else 'MISSES'} p99 15 ms"
+        )
     from tests import pg
 
     if not pg.available():
@@ -51,4 +60,6 @@ def run(count: int = 400) -> None:
                 return await _moves(url, count)
 
         times = asyncio.run(on_fresh())
-        print(f"postgresql    {summary(times)}  {'meets' if percentile(times, 99) < 0.015 else 'MISSES'} p99 15 ms")
+        print(
+            f"postgresql    {summary(times)}  {'meets' if percentile(times, 99) < 0.015 else 'MISSES'} p99 15 ms"
+        )

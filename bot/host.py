@@ -1,8 +1,8 @@
 """The game host's Discord side: turns clicks and commands into service calls and shows the results.
 
 Every handler answers its interaction quickly (a deferral before any slow work), commits through the service before
-it sends anything, renders images in a worker thread, and answers every refusal with an ephemeral message in the
-clicking user's language.
+it sends anything, has images drawn in worker processes (bot/drawing.py), and answers every refusal with an ephemeral
+message in the clicking user's language.
 """
 
 from __future__ import annotations
@@ -11,7 +11,6 @@ import asyncio
 import io
 import json
 import logging
-from collections import OrderedDict
 from datetime import timedelta
 from typing import Any
 
@@ -19,16 +18,26 @@ import discord
 
 from bot import i18n
 from bot.chooser import Chosen, PathError, Prompt, decode_path, narrow
+from bot.drawing import LatestOnly, Pictures
 from bot.games import presenter
 from bot.games.base import GamePresenter
-from bot.service import ACTIVE, ARCHIVED, EXPIRED, FINISHED, LOBBY, GameService, MoveResult, ServiceError, Table
+from bot.service import (
+    ACTIVE,
+    ARCHIVED,
+    EXPIRED,
+    FINISHED,
+    LOBBY,
+    GameService,
+    MoveResult,
+    ServiceError,
+    Table,
+)
 from bot.ui import board_view, chooser_view, dm_view, lobby_view
 from engines.base import IllegalAction, visible_to
 
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
-IMAGE_CACHE = 256
 RECENT_MOVES = 6
 
 
@@ -58,8 +67,8 @@ class GameHost:
         self.demo_move_seconds = demo_move_seconds
         # Languages heard in interactions whose saving is still under way (see remember_locale).
         self._heard: dict[int, str] = {}
-        # Recent images by (game, version, seat or None for the board, locale): a state is drawn once.
-        self._images: OrderedDict[tuple, bytes | None] = OrderedDict()
+        self.pictures = Pictures()  # each distinct picture drawn once
+        self.boards = LatestOnly()  # one board post at a time per game, only the newest
 
     # --- answering ------------------------------------------------------------------------------------------------
 
@@ -86,7 +95,9 @@ class GameHost:
 
     # --- the lobby ------------------------------------------------------------------------------------------------
 
-    async def new_lobby(self, interaction: discord.Interaction, engine_name: str, options_text: str | None) -> None:
+    async def new_lobby(
+        self, interaction: discord.Interaction, engine_name: str, options_text: str | None
+    ) -> None:
         locale = i18n.norm(str(interaction.locale))
         settings = await self.service.settings_for(interaction.guild_id)
         if interaction.guild is not None:
@@ -103,7 +114,9 @@ class GameHost:
             raw_options=options,
         )
         await interaction.response.send_message(
-            self.lobby_text(table), view=lobby_view(table, public_locale), allowed_mentions=discord.AllowedMentions.none()
+            self.lobby_text(table),
+            view=lobby_view(table, public_locale),
+            allowed_mentions=discord.AllowedMentions.none(),
         )
         message = await interaction.original_response()
         await self.service.set_messages(table.id, lobby_message_id=message.id)
@@ -132,8 +145,14 @@ class GameHost:
         )
         title = table.engine.title(public_locale)
         await interaction.response.send_message(
-            i18n.t("demo.started", public_locale, game=title, id=table.id, names=", ".join(names),
-                   seconds=f"{self.demo_move_seconds:g}"),
+            i18n.t(
+                "demo.started",
+                public_locale,
+                game=title,
+                id=table.id,
+                names=", ".join(names),
+                seconds=f"{self.demo_move_seconds:g}",
+            ),
             allowed_mentions=discord.AllowedMentions.none(),
         )
         thread_id = table.record.channel_id
@@ -182,7 +201,9 @@ class GameHost:
         ]
         changed = {k: v for k, v in table.record.options.items() if v != _default(engine, k)}
         if changed:
-            lines.append(i18n.t("lobby.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items())))
+            lines.append(
+                i18n.t("lobby.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items()))
+            )
         lines.append(i18n.t("lobby.hint", locale))
         return "\n".join(lines)
 
@@ -201,8 +222,11 @@ class GameHost:
             table = await self.service.abandon(game_id, user.id, is_manager=_is_manager(interaction))
             await interaction.response.edit_message(
                 content=i18n.t(
-                    "lobby.abandoned", table.record.locale, game=table.engine.title(table.record.locale),
-                    id=table.id, user=user.display_name,
+                    "lobby.abandoned",
+                    table.record.locale,
+                    game=table.engine.title(table.record.locale),
+                    id=table.id,
+                    user=user.display_name,
                 ),
                 view=None,
             )
@@ -212,7 +236,9 @@ class GameHost:
             return
         else:
             raise ServiceError("unknown_action")
-        await interaction.response.edit_message(content=self.lobby_text(table), view=lobby_view(table, table.record.locale))
+        await interaction.response.edit_message(
+            content=self.lobby_text(table), view=lobby_view(table, table.record.locale)
+        )
 
     async def table_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge before any reading
@@ -231,11 +257,15 @@ class GameHost:
         title = table.engine.title(locale)
         channel = self.client.get_channel(table.record.channel_id)
         use_threads = (await self.service.settings_for(table.record.guild_id)).use_threads
-        lobby = channel.get_partial_message(table.record.lobby_message_id) if (
-            use_threads and isinstance(channel, discord.TextChannel) and table.record.lobby_message_id
-        ) else None
+        lobby = (
+            channel.get_partial_message(table.record.lobby_message_id)
+            if (use_threads and isinstance(channel, discord.TextChannel) and table.record.lobby_message_id)
+            else None
+        )
         if lobby is not None:
-            thread = await lobby.create_thread(name=i18n.t("game.thread_name", locale, game=title, id=table.id))
+            thread = await lobby.create_thread(
+                name=i18n.t("game.thread_name", locale, game=title, id=table.id)
+            )
             thread_id = thread.id
             started = i18n.t("lobby.started", locale, game=title, id=table.id, thread=thread.mention)
         else:
@@ -288,7 +318,13 @@ class GameHost:
         return _clip(f"{header}\n{body}" if body else header)
 
     async def post_board(self, table: Table, *, new_message: bool) -> None:
-        """Show the public table in the game's thread: a new message when someone new must act, else an edit."""
+        """Show the public table in the game's thread: a new message when someone new must act, else an edit.
+        Boards of one game go up one at a time; one that a newer board overtook while it waited is skipped."""
+        await self.boards.show(table, new_message, self._post_board)
+
+    async def _post_board(self, table: Table, new_message: bool, shown_in: int | None) -> int:
+        """Post or edit the board; `shown_in` is the message this process last showed it in, if any (the table
+        may have been read before that message was posted). Returns the message now showing it."""
         game = presenter(table.engine.name)
         locale = table.record.locale
         png = await self.board_png(table, locale)
@@ -300,34 +336,40 @@ class GameHost:
         quiet = {s.user_id for s in table.seats if not s.pings}
         # A chance to react in someone else's turn is offered privately (by DM), never announced.
         reacting = set(table.engine.reaction_seats(table.state)) if table.state is not None else set()
-        users = [table.user_at(s) for s in table.to_act() if s not in reacting and table.user_at(s) not in quiet]
+        users = [
+            table.user_at(s) for s in table.to_act() if s not in reacting and table.user_at(s) not in quiet
+        ]
         users = [u for u in users if u is not None]
         if table.status == FINISHED:
             users = [s.user_id for s in table.seats if s.user_id] + await self.service.spectators(table.id)
             mentions = " ".join(f"<@{u}>" for u in users)
             content = _clip(f"{content}\n\n{self.outcome_text(table)}\n{mentions}")
         elif table.to_act():
-            waiting = " ".join(f"<@{u}>" if u in users else table.names[s] for s in table.to_act()
-                               if (u := table.user_at(s)) is not None and s not in reacting)
+            waiting = " ".join(
+                f"<@{u}>" if u in users else table.names[s]
+                for s in table.to_act()
+                if (u := table.user_at(s)) is not None and s not in reacting
+            )
             if waiting:
                 content = _clip(
                     f"{content}\n\n{i18n.t('game.to_act', locale, mentions=waiting, game=game.title(locale), id=table.id)}"
                 )
-        if new_message or table.record.board_message_id is None:
+        old = shown_in or table.record.board_message_id
+        if new_message or old is None:
             message = await channel.send(
                 content,
                 file=_file(png, "board.png"),
                 view=view,
                 allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users]),
             )
-            old = table.record.board_message_id
             await self.service.set_messages(table.id, board_message_id=message.id)
             if old is not None:  # the previous board keeps its picture but loses its buttons
                 await _quietly(channel.get_partial_message(old).edit(view=None))
-        else:
-            await channel.get_partial_message(table.record.board_message_id).edit(
-                content=content, attachments=[_file(png, "board.png")], view=view
-            )
+            return message.id
+        await channel.get_partial_message(old).edit(
+            content=content, attachments=[_file(png, "board.png")], view=view
+        )
+        return old
 
     async def show_board(self, interaction: discord.Interaction, table: Table) -> None:
         """The current public board, just for the asker."""
@@ -393,7 +435,9 @@ class GameHost:
         except discord.Forbidden:
             if not record.dms_closed:
                 await self.service.set_dms_closed(table.id, record.user_id, True)
-                channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
+                channel = self.client.get_partial_messageable(
+                    table.record.thread_id or table.record.channel_id
+                )
                 await channel.send(
                     i18n.t("game.dm_closed", table.record.locale, mention=f"<@{record.user_id}>"),
                     allowed_mentions=discord.AllowedMentions(users=[discord.Object(record.user_id)]),
@@ -465,7 +509,9 @@ class GameHost:
             label = game.action_text(step.action, view_data, locale)
             return _clip("\n".join(lines)), chooser_view(table, path, [label], locale, direct=True)
         if step.chosen:
-            chosen = ", ".join(game.value_label(k, v, step.chosen, view_data, locale) for k, v in step.chosen.items())
+            chosen = ", ".join(
+                game.value_label(k, v, step.chosen, view_data, locale) for k, v in step.chosen.items()
+            )
             lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
         lines.append(f"**{game.prompt_text(step.key, locale)}**")
         labels = [game.value_label(step.key, v, step.chosen, view_data, locale) for v in step.values]
@@ -491,28 +537,20 @@ class GameHost:
         )
 
     async def board_png(self, table: Table, locale: str) -> bytes:
-        key = (table.id, table.version, None, locale)
-        if key not in self._images:
-            game = presenter(table.engine.name)
-            self._remember(key, await asyncio.to_thread(game.render_table, table.view(None), table.names, locale))
-        return self._images[key]  # type: ignore[return-value]
+        png = await self.pictures.get(table.engine.name, None, table.view(None), table.names, locale)
+        assert png is not None
+        return png
 
     async def private_png(self, table: Table, seat: int, locale: str) -> bytes | None:
-        """One seat's private image; the DM and the move picker of one moment share one drawing."""
+        """One seat's private image; drawn again only when what the seat sees has changed."""
         game = presenter(table.engine.name)
         if not game.has_private or table.state is None:
             return None
-        key = (table.id, table.version, seat, locale)
-        if key not in self._images:
-            self._remember(key, await asyncio.to_thread(game.render_private, table.view(seat), locale))
-        return self._images[key]
+        return await self.pictures.get(table.engine.name, seat, table.view(seat), table.names, locale)
 
-    def _remember(self, key: tuple, png: bytes | None) -> None:
-        self._images[key] = png
-        while len(self._images) > IMAGE_CACHE:
-            self._images.popitem(last=False)
-
-    async def choose(self, interaction: discord.Interaction, game_id: int, version: int, path_text: str) -> None:
+    async def choose(
+        self, interaction: discord.Interaction, game_id: int, version: int, path_text: str
+    ) -> None:
         """A click in the move picker: narrow the choice, or, once it names one action, play it."""
         locale = i18n.norm(str(interaction.locale))
         table = await self.service.get(game_id)
@@ -520,7 +558,9 @@ class GameHost:
         if seat is None:
             raise ServiceError("not_a_player")
         if table.status != ACTIVE or table.state is None:
-            await interaction.response.edit_message(content=i18n.t("error.game_not_running", locale), view=None)
+            await interaction.response.edit_message(
+                content=i18n.t("error.game_not_running", locale), view=None
+            )
             return
         if version != table.version:
             await self._restart_chooser(interaction, table, seat, locale, i18n.t("error.stale", locale))
@@ -549,11 +589,15 @@ class GameHost:
     async def play(self, interaction: discord.Interaction, table: Table, step: Chosen, locale: str) -> None:
         """Apply the chosen action (the interaction is already deferred), then update the picker and the table."""
         try:
-            result = await self.service.act(table.id, interaction.user.id, step.action, expected_version=table.version)
+            result = await self.service.act(
+                table.id, interaction.user.id, step.action, expected_version=table.version
+            )
         except (IllegalAction, ServiceError) as error:
             fresh = await self.service.get(table.id)
             seat = fresh.seat_of(interaction.user.id)
-            content, view = self.chooser_message(fresh, seat or 0, [], locale, [self.explain(error, locale, fresh)])
+            content, view = self.chooser_message(
+                fresh, seat or 0, [], locale, [self.explain(error, locale, fresh)]
+            )
             await interaction.edit_original_response(content=content, view=view)
             return
         await self.after_move(interaction, result, locale)
@@ -605,7 +649,8 @@ class GameHost:
         """A line in the game's thread, pinging exactly `users`."""
         channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
         await channel.send(
-            _clip(text), allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users or []])
+            _clip(text),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(u) for u in users or []]),
         )
 
     async def move_by_text(self, interaction: discord.Interaction, table: Table, value: str) -> None:
@@ -630,8 +675,14 @@ class GameHost:
             raise ServiceError("malformed_action")
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            result = await self.service.act(table.id, interaction.user.id, actions[index], expected_version=version)
+            result = await self.service.act(
+                table.id, interaction.user.id, actions[index], expected_version=version
+            )
         except (IllegalAction, ServiceError) as error:
+            if (
+                isinstance(error, ServiceError) and error.code == "stale"
+            ):  # another move got in first: ask again
+                error = ServiceError("stale_plain")
             await interaction.followup.send(self.explain(error, locale, table), ephemeral=True)
             return
         await self.after_move(interaction, result, locale)
@@ -662,8 +713,9 @@ class GameHost:
         locale = table.record.locale
         name = table.names[seat]
         table = await self.service.hand_to_bot(table.id, seat, i18n.t("bot.name", locale, number=seat + 1))
-        await interaction.response.send_message(i18n.t("game.left", i18n.norm(str(interaction.locale)), name=name),
-                                                ephemeral=True)
+        await interaction.response.send_message(
+            i18n.t("game.left", i18n.norm(str(interaction.locale)), name=name), ephemeral=True
+        )
         await self.announce(table, i18n.t("game.left", locale, name=name))
         await self.post_board(table, new_message=True)
         await self.run_bots(table)
@@ -679,7 +731,8 @@ class GameHost:
             votes = len(next(s for s in table.seats if s.seat == seat).kick_votes)
             voters = sum(1 for s in table.seats if not s.is_bot and s.seat != seat)
             await interaction.response.send_message(
-                i18n.t("game.vote_recorded", locale, name=name, votes=votes, needed=voters // 2 + 1), ephemeral=True
+                i18n.t("game.vote_recorded", locale, name=name, votes=votes, needed=voters // 2 + 1),
+                ephemeral=True,
             )
             return
         public = table.record.locale
@@ -694,8 +747,9 @@ class GameHost:
         table = await self.service.substitute(table.id, user.id, user.display_name, None)
         seat = table.seat_of(user.id)
         assert seat is not None
-        text = i18n.t("game.substituted", table.record.locale, mention=user.mention, seat=seat + 1,
-                      old=old_names[seat])
+        text = i18n.t(
+            "game.substituted", table.record.locale, mention=user.mention, seat=seat + 1, old=old_names[seat]
+        )
         await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
         # The seat's hidden information now belongs to the newcomer.
         await self.send_private_updates(table, seats=[seat], turn_seats=set(table.to_act()) & {seat})
@@ -713,20 +767,28 @@ class GameHost:
         locale = table.record.locale
         name = table.names[seat]
         if outcome == "undone":
-            await interaction.followup.send(i18n.t("game.undone", i18n.norm(str(interaction.locale)), name=name),
-                                            ephemeral=True)
+            await interaction.followup.send(
+                i18n.t("game.undone", i18n.norm(str(interaction.locale)), name=name), ephemeral=True
+            )
             await self.announce(table, i18n.t("game.undone", locale, name=name))
             await self.post_board(table, new_message=True)
             await self.run_bots(table)
             return
         others = [s for s in table.seats if s.seat != seat and not s.is_bot]
-        text = i18n.t("game.undo_asked", locale, name=name, names=", ".join(f"<@{s.user_id}>" for s in others))
+        text = i18n.t(
+            "game.undo_asked", locale, name=name, names=", ".join(f"<@{s.user_id}>" for s in others)
+        )
         channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
-        await channel.send(text, view=undo_view(table, locale),
-                           allowed_mentions=discord.AllowedMentions(users=[discord.Object(s.user_id) for s in others]))
+        await channel.send(
+            text,
+            view=undo_view(table, locale),
+            allowed_mentions=discord.AllowedMentions(users=[discord.Object(s.user_id) for s in others]),
+        )
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 
-    async def answer_undo(self, interaction: discord.Interaction, game_id: int, version: int, approve: bool) -> None:
+    async def answer_undo(
+        self, interaction: discord.Interaction, game_id: int, version: int, approve: bool
+    ) -> None:
         table = await self.service.get(game_id)
         if table.version != version or not table.record.undo_request:
             raise ServiceError("stale_plain")
@@ -735,8 +797,13 @@ class GameHost:
         seat = table.seat_of(interaction.user.id)
         if outcome == "waiting":
             request = table.record.undo_request or {}
-            missing = [s.display_name for s in table.seats
-                       if s.seat != request.get("seat") and not s.is_bot and s.seat not in request.get("approvals", [])]
+            missing = [
+                s.display_name
+                for s in table.seats
+                if s.seat != request.get("seat")
+                and not s.is_bot
+                and s.seat not in request.get("approvals", [])
+            ]
             await interaction.response.send_message(
                 i18n.t("game.undo_waiting", i18n.norm(str(interaction.locale)), names=", ".join(missing)),
                 ephemeral=True,
@@ -760,7 +827,11 @@ class GameHost:
         view_data = table.view(viewer) if table.state is not None else {}
         lines = [f"**{i18n.t('log.title', locale, game=game.title(locale), id=table.id)}**"]
         for move in await self.service.moves(table.id, limit=limit):
-            texts = [game.event_text(e, table.names, view_data, locale) for e in move.events if visible_to(e, viewer)]
+            texts = [
+                game.event_text(e, table.names, view_data, locale)
+                for e in move.events
+                if visible_to(e, viewer)
+            ]
             if move.action.get("type") == "undo":
                 texts = [i18n.t("game.undone", locale, name=table.names[move.seat])]
             texts = [t for t in texts if t]
@@ -784,15 +855,21 @@ class GameHost:
             "players": table.names,
             "options": table.record.options,
             "seed": table.record.seed,
-            "moves": [{"version": m.version, "seat": m.seat, "action": m.action, "events": m.events} for m in moves],
+            "moves": [
+                {"version": m.version, "seat": m.seat, "action": m.action, "events": m.events} for m in moves
+            ],
             "scores": outcome.scores,
             "winners": outcome.winners,
             "final_state": table.state,
         }
         summary = i18n.t(
-            "export.summary", locale, game=table.engine.title(locale), id=table.id,
+            "export.summary",
+            locale,
+            game=table.engine.title(locale),
+            id=table.id,
             players=", ".join(f"{n} {sc}" for n, sc in zip(table.names, outcome.scores, strict=True)),
-            winners=", ".join(table.names[w] for w in outcome.winners), moves=len(moves),
+            winners=", ".join(table.names[w] for w in outcome.winners),
+            moves=len(moves),
         )
         return summary, json.dumps(record, ensure_ascii=False, indent=1).encode()
 
@@ -805,8 +882,14 @@ class GameHost:
         for table, seat in due.reminders:
             user = table.user_at(seat)
             hours = int(_hours_waiting(table, self.service.clock()))
-            text = i18n.t("game.reminder", table.record.locale, mentions=f"<@{user}>",
-                          game=table.engine.title(table.record.locale), id=table.id, hours=hours)
+            text = i18n.t(
+                "game.reminder",
+                table.record.locale,
+                mentions=f"<@{user}>",
+                game=table.engine.title(table.record.locale),
+                id=table.id,
+                hours=hours,
+            )
             await self.service.note_reminder(table.id, seat)
             await _quietly(self.announce(table, text, [user] if user else []))
         for table, seat in due.deadlines:
@@ -817,8 +900,11 @@ class GameHost:
             game = presenter(table.engine.name)
             locale = table.record.locale
             action = game.action_text(result.action, result.table.view(None), locale)
-            await _quietly(self.announce(result.table, i18n.t("game.deadline", locale, name=table.names[seat],
-                                                              action=action)))
+            await _quietly(
+                self.announce(
+                    result.table, i18n.t("game.deadline", locale, name=table.names[seat], action=action)
+                )
+            )
             await self.publish(result)
         for table, _ in due.bot_turns:
             await self.run_bots(table)
@@ -826,7 +912,9 @@ class GameHost:
             table = await self.service.close(table.id, ARCHIVED)
             await _quietly(self.announce(table, i18n.t("game.archived", table.record.locale)))
             if table.record.board_message_id:
-                channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
+                channel = self.client.get_partial_messageable(
+                    table.record.thread_id or table.record.channel_id
+                )
                 await _quietly(channel.get_partial_message(table.record.board_message_id).edit(view=None))
         for table in due.expired_lobbies:
             table = await self.service.close(table.id, EXPIRED)
@@ -851,7 +939,9 @@ class GameHost:
 
     # --- finding games --------------------------------------------------------------------------------------------
 
-    async def game_here(self, interaction: discord.Interaction, game_id: int | None, statuses=(LOBBY, ACTIVE)) -> Table:
+    async def game_here(
+        self, interaction: discord.Interaction, game_id: int | None, statuses=(LOBBY, ACTIVE)
+    ) -> Table:
         if game_id is not None:
             table = await self.service.get(game_id)
             if table.status not in statuses:

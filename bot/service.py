@@ -125,12 +125,17 @@ class GameService:
                 raise ServiceError("game_not_found", game=game_id)
             return self._table(record)
 
-    async def games_in_channel(self, channel_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[Table]:
+    async def games_in_channel(
+        self, channel_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)
+    ) -> list[Table]:
         """Games whose lobby is in this channel or whose thread this is, newest first."""
         async with self.sessions() as session:
             rows = await session.scalars(
                 select(Game)
-                .where((Game.channel_id == channel_id) | (Game.thread_id == channel_id), Game.status.in_(statuses))
+                .where(
+                    (Game.channel_id == channel_id) | (Game.thread_id == channel_id),
+                    Game.status.in_(statuses),
+                )
                 .order_by(Game.id.desc())
             )
             return [self._table(record) for record in rows]
@@ -330,7 +335,9 @@ class GameService:
 
     # --- moves ----------------------------------------------------------------------------------------------------
 
-    async def act(self, game_id: int, user_id: int, action: Action, expected_version: int | None = None) -> MoveResult:
+    async def act(
+        self, game_id: int, user_id: int, action: Action, expected_version: int | None = None
+    ) -> MoveResult:
         """Apply one player's action; raises ServiceError or IllegalAction with the game unchanged."""
         async with self._lock(game_id):
             table = await self.get(game_id)
@@ -550,7 +557,9 @@ class GameService:
             else:
                 effective.append(move)
         engine = table.engine
-        state = engine.new_game(len(table.seats), engine.validate_options(table.record.options), table.record.seed)
+        state = engine.new_game(
+            len(table.seats), engine.validate_options(table.record.options), table.record.seed
+        )
         for move in effective:
             state, _ = engine.apply(state, move.seat, move.action)
         return state, effective
@@ -621,7 +630,12 @@ class GameService:
     async def _undo(self, table: Table, seat: int, user_id: int, last: Move, before: State) -> None:
         event = {"type": "MoveUndone", "seat": seat, "version": last.version}
         await self._commit_move(
-            table, seat, user_id, {"type": UNDO, "version": last.version}, [event], before,
+            table,
+            seat,
+            user_id,
+            {"type": UNDO, "version": last.version},
+            [event],
+            before,
             extra={"undo_request": None},
         )
 
@@ -650,7 +664,9 @@ class GameService:
             found = await session.get(GuildSettings, guild_id)
             if found is None:
                 defaults = await self.settings_for(None)
-                found = GuildSettings(**{c: getattr(defaults, c) for c in SETTINGS_COLUMNS}, guild_id=guild_id)
+                found = GuildSettings(
+                    **{c: getattr(defaults, c) for c in SETTINGS_COLUMNS}, guild_id=guild_id
+                )
                 session.add(found)
             for name, value in values.items():
                 assert name in SETTINGS_COLUMNS, name
@@ -681,6 +697,9 @@ class GameService:
 
     async def remember_locale(self, user_id: int, locale: str) -> None:
         """The language a user's interaction came in; written only when it changed."""
+        async with self.sessions() as session:  # every interaction asks: a read, so no write turn is taken
+            if await session.scalar(select(UserPrefs.locale).where(UserPrefs.user_id == user_id)) == locale:
+                return
         try:
             async with self.sessions() as session, session.begin():
                 prefs = await session.get(UserPrefs, user_id)
@@ -819,7 +838,9 @@ class GameService:
                 )
                 .group_by(Seat.user_id)
             )
-            table = [(uid, name, games, int(wins or 0), float(avg or 0)) for uid, name, games, wins, avg in rows]
+            table = [
+                (uid, name, games, int(wins or 0), float(avg or 0)) for uid, name, games, wins, avg in rows
+            ]
         return sorted(table, key=lambda r: (-r[3], -r[4], r[1]))
 
     async def history(self, user_id: int, guild_id: int | None, limit: int = 10) -> list[Table]:

@@ -8,8 +8,9 @@ import pytest
 
 from bot.db import make_engine, make_sessionmaker, migrate
 from bot.db.models import Move
-from bot.service import ACTIVE, ABANDONED, FINISHED, GameService, ServiceError
+from bot.service import ABANDONED, ACTIVE, FINISHED, GameService, ServiceError
 from engines.base import IllegalAction
+
 
 @pytest.fixture
 async def service(database_url):
@@ -21,7 +22,13 @@ async def service(database_url):
 
 async def started_druids(service: GameService, players: int = 3):
     table = await service.create_lobby(
-        engine_name="druids", guild_id=1, channel_id=10, host_id=100, host_name="Alice", locale="en", raw_options={}
+        engine_name="druids",
+        guild_id=1,
+        channel_id=10,
+        host_id=100,
+        host_name="Alice",
+        locale="en",
+        raw_options={},
     )
     for user in range(1, players):
         await service.join(table.id, 100 + user, f"P{user}")
@@ -39,7 +46,13 @@ async def test_lobby_to_started_game(service):
 
 async def test_lobby_refusals(service):
     table = await service.create_lobby(
-        engine_name="druids", guild_id=1, channel_id=10, host_id=100, host_name="A", locale="en", raw_options={}
+        engine_name="druids",
+        guild_id=1,
+        channel_id=10,
+        host_id=100,
+        host_name="A",
+        locale="en",
+        raw_options={},
     )
     for code, call in [
         ("already_joined", service.join(table.id, 100, "A")),
@@ -60,18 +73,38 @@ async def test_lobby_refusals(service):
         await service.start(table.id, 101)
     assert refused.value.code == "only_host_starts"
     with pytest.raises(ServiceError) as refused:
-        await service.create_lobby(engine_name="chess", guild_id=1, channel_id=1, host_id=1, host_name="x",
-                                   locale="en", raw_options={})
+        await service.create_lobby(
+            engine_name="chess",
+            guild_id=1,
+            channel_id=1,
+            host_id=1,
+            host_name="x",
+            locale="en",
+            raw_options={},
+        )
     assert refused.value.code == "unknown_game"
     with pytest.raises(IllegalAction) as refused:
-        await service.create_lobby(engine_name="druids", guild_id=1, channel_id=1, host_id=1, host_name="x",
-                                   locale="en", raw_options={"speed": "fast"})
+        await service.create_lobby(
+            engine_name="druids",
+            guild_id=1,
+            channel_id=1,
+            host_id=1,
+            host_name="x",
+            locale="en",
+            raw_options={"speed": "fast"},
+        )
     assert refused.value.code == "unknown_option"
 
 
 async def test_leaving_renumbers_seats(service):
     table = await service.create_lobby(
-        engine_name="druids", guild_id=1, channel_id=10, host_id=100, host_name="A", locale="en", raw_options={}
+        engine_name="druids",
+        guild_id=1,
+        channel_id=10,
+        host_id=100,
+        host_name="A",
+        locale="en",
+        raw_options={},
     )
     await service.join(table.id, 101, "B")
     await service.join(table.id, 102, "C")
@@ -240,8 +273,14 @@ async def test_a_demo_moves_at_its_own_pace_until_it_ends(database_url):
 
     def create(bots: int):
         return service.create_demo(
-            engine_name="druids", guild_id=1, channel_id=10, host_id=100, locale="en",
-            bot_names=[f"Bot {n}" for n in range(1, bots + 1)], raw_options={}, pace=pace,
+            engine_name="druids",
+            guild_id=1,
+            channel_id=10,
+            host_id=100,
+            locale="en",
+            bot_names=[f"Bot {n}" for n in range(1, bots + 1)],
+            raw_options={},
+            pace=pace,
         )
 
     with pytest.raises(IllegalAction) as refused:

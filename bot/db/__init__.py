@@ -7,28 +7,79 @@ from pathlib import Path
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine, async_sessionmaker, create_async_engine
+from sqlalchemy import event, make_url
+from sqlalchemy.ext.asyncio import (
+    AsyncEngine,
+    AsyncSession,
+    AsyncSessionTransaction,
+    async_sessionmaker,
+    create_async_engine,
+)
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
 def make_engine(url: str) -> AsyncEngine:
-    engine = create_async_engine(url, pool_pre_ping=not url.startswith("sqlite"))
-    if url.startswith("sqlite"):
-        @event.listens_for(engine.sync_engine, "connect")
-        def _sqlite_pragmas(connection, _record) -> None:  # WAL lets readers go on while a move commits
-            cursor = connection.cursor()
-            cursor.execute("PRAGMA journal_mode=WAL")
-            cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across crashes of the bot
-            cursor.execute("PRAGMA foreign_keys=ON")
-            cursor.execute("PRAGMA busy_timeout=5000")
-            cursor.close()
+    if not url.startswith("sqlite"):
+        return create_async_engine(url, pool_pre_ping=True)
+    # Writes take turns (see _TakingTurns), so a write must never also queue for a connection behind the reads
+    # of a busy moment: enough connections (each one an aiosqlite thread) for every read in flight.
+    in_memory = make_url(url).database in (
+        None,
+        "",
+        ":memory:",
+    )  # one shared connection (SQLAlchemy's StaticPool)
+    engine = create_async_engine(url, **({} if in_memory else {"pool_size": 20, "max_overflow": 20}))
+
+    @event.listens_for(engine.sync_engine, "connect")
+    def _sqlite_pragmas(connection, _record) -> None:  # WAL lets readers go on while a move commits
+        cursor = connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across crashes of the bot
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=5000")  # only another process's write can make ours wait
+        cursor.close()
+
     return engine
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
+    if engine.dialect.name == "sqlite":
+        return async_sessionmaker(engine, expire_on_commit=False, class_=_TakingTurns, turns=asyncio.Lock())
     return async_sessionmaker(engine, expire_on_commit=False)
+
+
+class _TakingTurns(AsyncSession):
+    """SQLite runs one write transaction at a time. Our own transactions (`session.begin()`) take turns on an
+    asyncio lock instead of queueing in SQLite's file lock, where a busy moment used to outlast busy_timeout and
+    reach the user as "database is locked". Reads need no turn: in WAL mode they never wait for a writer."""
+
+    def __init__(self, *args, turns: asyncio.Lock, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._turns = turns
+
+    def begin(self) -> _Turn:  # type: ignore[override]
+        return _Turn(self._turns, super().begin())
+
+
+class _Turn:
+    def __init__(self, turns: asyncio.Lock, transaction: AsyncSessionTransaction) -> None:
+        self.turns = turns
+        self.transaction = transaction
+
+    async def __aenter__(self) -> AsyncSessionTransaction:
+        await self.turns.acquire()
+        try:
+            return await self.transaction.__aenter__()
+        except BaseException:
+            self.turns.release()
+            raise
+
+    async def __aexit__(self, *exc: object) -> None:
+        try:
+            await self.transaction.__aexit__(*exc)
+        finally:
+            self.turns.release()
 
 
 def alembic_config(url: str) -> Config:

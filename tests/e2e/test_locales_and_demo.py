@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.games.druids import DruidsPresenter
+from bot import drawing
 from sandbox.model import Message, User
 from tests.e2e.harness import Harness, harness
 
@@ -41,14 +41,15 @@ def labels(message: Message) -> list[str]:
 
 
 async def test_private_messages_speak_each_readers_language(tmp_path, monkeypatch):
-    drawn: list[str] = []
-    real = DruidsPresenter.render_private_fn
+    drawn: list[str] = []  # the locales private pictures were drawn in
+    real = drawing.draw
 
-    def render_private(view, locale):
-        drawn.append(locale)
-        return real(view, locale)
+    async def draw(engine_name, seat, view, names, locale):
+        if seat is not None:
+            drawn.append(locale)
+        return await real(engine_name, seat, view, names, locale)
 
-    monkeypatch.setattr(DruidsPresenter, "render_private_fn", render_private)
+    monkeypatch.setattr(drawing, "draw", draw)
     async with harness(tmp_path) as h:
         alice, bob, carol = h.users["alice"], h.users["bob"], h.users["carol"]
         lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message

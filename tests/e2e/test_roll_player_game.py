@@ -2,54 +2,19 @@
 with two people and two built-in players, and a solo game.
 
 Moves are the engine's built-in player's choices, made by the people through the picker and /play move.
-Drawing the board takes half a second or more on a loaded machine and a 4-player game has over 200 moves, so
-between the first boards and the final one the board picture is a tiny stand-in (the renderer has its own
-tests). Everything else (the bot, the database, the sandbox, every message) is real.
+Everything is real: the bot, its picture workers, the database, the sandbox and every message.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
-from bot.games.roll_player import RollPlayerPresenter
 from sandbox.model import Message, User
 from tests.e2e.harness import Harness, harness
 
 pytestmark = pytest.mark.e2e
 
 GAME = "roll_player"
-REAL_BOARDS = 3  # the first boards of each game are drawn for real, and every board of a finished game
-
-
-@pytest.fixture
-def quick_boards(monkeypatch) -> Iterator[list[int]]:
-    """Draw the first few boards and the final one for real, the rest as a 1×1 picture.
-    Yields [real boards, stand-ins]."""
-    real = RollPlayerPresenter.render_table_fn
-    counts = [0, 0]
-    tiny = _tiny_png()
-
-    def render(view, names, locale):
-        if counts[0] < REAL_BOARDS or view["phase"] == "over":
-            counts[0] += 1
-            return real(view, names, locale)
-        counts[1] += 1
-        return tiny
-
-    monkeypatch.setattr(RollPlayerPresenter, "render_table_fn", render)
-    yield counts
-
-
-def _tiny_png() -> bytes:
-    import io
-
-    from PIL import Image
-
-    out = io.BytesIO()
-    Image.new("RGB", (1, 1)).save(out, format="PNG")
-    return out.getvalue()
 
 
 async def open_table(h: Harness, host: str, people: list[str], bots: int, options: str | None = None) -> int:
@@ -109,7 +74,7 @@ def assert_nothing_private_in_public(h: Harness, people: list[User], dm_users: l
     assert any(h.sb.dms(user) for user in dm_users)
 
 
-async def test_a_whole_four_player_game_with_people_and_bots(tmp_path, quick_boards):
+async def test_a_whole_four_player_game_with_people_and_bots(tmp_path):
     async with harness(tmp_path) as h:
         alice, bob, dave = h.users["alice"], h.users["bob"], h.users["dave"]
         game_id = await open_table(h, "alice", ["bob"], bots=2)
@@ -176,12 +141,11 @@ async def test_a_whole_four_player_game_with_people_and_bots(tmp_path, quick_boa
         assert "🏆" in final.text and all(name in final.text for name in table.names)
         assert not final.interactive() and outcome.winners
         assert "The game is over" in final.text
-        assert quick_boards[0] >= REAL_BOARDS + 1  # the finished board was drawn for real
         assert_nothing_private_in_public(h, [alice, bob], [alice, bob])
         assert h.sb.violations == []
 
 
-async def test_a_whole_solo_game(tmp_path, quick_boards):
+async def test_a_whole_solo_game(tmp_path):
     async with harness(tmp_path) as h:
         bob = h.users["bob"]
         game_id = await open_table(h, "bob", [], bots=0)

@@ -1,0 +1,174 @@
+"""The host's pictures: drawn in worker processes, each distinct picture once, and only the newest board.
+
+Pillow's drawing is Python code that holds the GIL, so drawing in a thread of the bot's own process stalls its
+event loop (acknowledgements came late under load). Renderers are pure functions of plain views, so a pool of
+worker processes draws them; the pool starts with the first picture and stops when the bot's process exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import multiprocessing
+import os
+import pickle
+import signal
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass, field
+from typing import Any
+
+from bot.games import presenter, presenters
+
+CACHE_BYTES = 48 * 1024 * 1024  # recent pictures kept, by content
+
+_pool: ProcessPoolExecutor | None = None
+
+
+def workers() -> int:
+    return max(1, (os.cpu_count() or 1) - 1)  # the event loop keeps a core of its own
+
+
+def _start_worker() -> None:
+    # Ctrl+C reaches the whole process group; the bot stops its workers itself when it exits.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    threading.Thread(target=_follow_bot, args=(os.getppid(),), daemon=True).start()
+    presenters()  # every game's data loaded before the first picture is asked for
+
+
+def _follow_bot(bot_pid: int) -> None:
+    """A bot killed outright cannot stop its workers, and a worker waiting for work would never notice: end with
+    it."""
+    while os.getppid() == bot_pid:
+        time.sleep(1)
+    os._exit(0)
+
+
+def _draw(engine_name: str, seat: int | None, view: Any, names: list[str], locale: str) -> bytes | None:
+    game = presenter(engine_name)
+    return game.render_table(view, names, locale) if seat is None else game.render_private(view, locale)
+
+
+def _executor() -> ProcessPoolExecutor:
+    global _pool
+    if _pool is None:
+        # "spawn": the bot's process has threads (the database driver's), which a forked child must not inherit.
+        context = multiprocessing.get_context("spawn")
+        _pool = ProcessPoolExecutor(workers(), mp_context=context, initializer=_start_worker)
+    return _pool
+
+
+def shutdown() -> None:
+    """Stop the workers (a later picture starts new ones)."""
+    global _pool
+    if _pool is not None:
+        _pool.shutdown(wait=True, cancel_futures=True)
+        _pool = None
+
+
+async def draw(engine_name: str, seat: int | None, view: Any, names: list[str], locale: str) -> bytes | None:
+    """The table (seat None) or one seat's private picture, drawn by a worker process."""
+    loop = asyncio.get_running_loop()
+    args = (engine_name, seat, view, names, locale)
+    try:
+        return await loop.run_in_executor(_executor(), _draw, *args)
+    except BrokenProcessPool:  # a worker was killed (out of memory, by hand): start afresh, once
+        shutdown()
+        return await loop.run_in_executor(_executor(), _draw, *args)
+
+
+class Pictures:
+    """Pictures by what they show: a view drawn once is reused whatever version or seat asks for it again."""
+
+    def __init__(self, budget: int = CACHE_BYTES) -> None:
+        self.budget = budget
+        self.size = 0
+        self._images: OrderedDict[bytes, bytes | None] = OrderedDict()
+        self._drawing: dict[bytes, asyncio.Future] = {}
+
+    @staticmethod
+    def key(engine_name: str, seat: int | None, view: Any, names: list[str], locale: str) -> bytes:
+        # Equal views pickle alike (the same engine code builds them), so a digest of the pickle names the
+        # picture; a rare different pickle of an equal view only costs one more drawing.
+        public = seat is None
+        data = pickle.dumps((engine_name, public, view, names if public else None, locale), protocol=5)
+        return hashlib.blake2b(data, digest_size=16).digest()
+
+    async def get(
+        self, engine_name: str, seat: int | None, view: Any, names: list[str], locale: str
+    ) -> bytes | None:
+        key = self.key(engine_name, seat, view, names, locale)
+        if key in self._images:
+            self._images.move_to_end(key)
+            return self._images[key]
+        drawing = self._drawing.get(key)
+        if drawing is None:  # the same picture asked for twice at once is drawn once
+            drawing = asyncio.ensure_future(draw(engine_name, seat, view, names, locale))
+            self._drawing[key] = drawing
+            drawing.add_done_callback(lambda done: self._drawn(key, done))
+        return await asyncio.shield(drawing)  # one asker giving up does not stop the drawing for the others
+
+    def _drawn(self, key: bytes, done: asyncio.Future) -> None:
+        del self._drawing[key]
+        if done.cancelled() or done.exception() is not None:
+            return
+        png = done.result()
+        self._images[key] = png
+        self.size += len(png or b"")
+        while self.size > self.budget and len(self._images) > 1:
+            _, old = self._images.popitem(last=False)
+            self.size -= len(old or b"")
+
+
+class LatestOnly:
+    """Shows each game's board one post at a time, skipping boards that a newer one replaced while they waited.
+
+    `show(table, new_message, post)` returns once the board on screen is at least as new as `table` (or the post
+    that was to show it failed). `post(table, new_message, message_id)` gets the id of the message this process
+    last showed the game's board in (None if it has not) and returns the id of the one showing it now.
+    """
+
+    REMEMBERED = 10_000  # games whose board this process showed last (version, message), newest first
+
+    def __init__(self) -> None:
+        self._waiting: dict[int, _Waiting] = {}
+        self._shown: OrderedDict[int, tuple[int, int | None]] = OrderedDict()
+
+    async def show(
+        self, table: Any, new_message: bool, post: Callable[[Any, bool, int | None], Awaitable[int | None]]
+    ) -> None:
+        if table.version <= self._shown.get(table.id, (-1, None))[0]:
+            return
+        game = self._waiting.setdefault(table.id, _Waiting())
+        if game.newest is None or table.version >= game.newest.version:
+            game.newest = table
+        game.new_message = game.new_message or new_message  # someone new must act: a new message, with pings
+        game.count += 1
+        try:
+            async with game.lock:
+                newest, new_message = game.newest, game.new_message
+                game.newest, game.new_message = None, False
+                shown, message_id = self._shown.get(table.id, (-1, None))
+                if newest is None or newest.version <= shown:  # a board at least as new went up meanwhile
+                    return
+                message_id = await post(newest, new_message, message_id)
+                self._shown[table.id] = (newest.version, message_id)
+                self._shown.move_to_end(table.id)
+                if len(self._shown) > self.REMEMBERED:
+                    self._shown.popitem(last=False)
+        finally:
+            game.count -= 1
+            if not game.count:
+                del self._waiting[table.id]
+
+
+@dataclass
+class _Waiting:
+    newest: Any = None  # the newest table not yet taken to be shown
+    new_message: bool = False
+    count: int = 0  # callers inside show() for this game
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)

@@ -1,0 +1,179 @@
+"""Pictures drawn in worker processes, each distinct picture once, and only the newest board of a game."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from types import SimpleNamespace
+
+import pytest
+
+from bench.render_bench import mid_game
+from bot import drawing
+from bot.drawing import LatestOnly, Pictures
+from bot.games import presenter
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def workers():
+    yield
+    drawing.shutdown()
+
+
+async def test_pictures_are_drawn_in_another_process_exactly_as_in_this_one(workers):
+    game = presenter("druids")
+    state = mid_game(game.engine, 3, 7)
+    names = ["Ann", "Bo", "Cy"]
+    board = await drawing.draw("druids", None, game.engine.view(state, None), names, "en")
+    private = await drawing.draw("druids", 1, game.engine.view(state, 1), names, "ko")
+    assert board == game.render_table(game.engine.view(state, None), names, "en")
+    assert private == game.render_private(game.engine.view(state, 1), "ko")
+    worker = await asyncio.get_running_loop().run_in_executor(drawing._executor(), os.getpid)
+    assert worker != os.getpid()
+
+
+async def test_a_stopped_pool_starts_again_with_the_next_picture(workers):
+    game = presenter("talisman")
+    view = game.engine.view(mid_game(game.engine, 2, 3), None)
+    first = await drawing.draw("talisman", None, view, ["A", "B"], "en")
+    drawing.shutdown()
+    assert await drawing.draw("talisman", None, view, ["A", "B"], "en") == first
+
+
+async def test_each_distinct_picture_is_drawn_once(monkeypatch):
+    drawn: list[tuple] = []
+
+    async def fake_draw(engine_name, seat, view, names, locale):
+        drawn.append((seat, view["n"], locale))
+        await asyncio.sleep(0.01)
+        return f"{seat}:{view['n']}:{locale}".encode()
+
+    monkeypatch.setattr(drawing, "draw", fake_draw)
+    pictures = Pictures()
+    ask = pictures.get
+    # Asked for at once (the DM and the picker of one moment), then again for an unchanged view at a later
+    # version: one drawing.
+    same = await asyncio.gather(
+        ask("druids", 0, {"n": 1}, ["A"], "en"), ask("druids", 0, {"n": 1}, ["A"], "en")
+    )
+    assert same == [b"0:1:en", b"0:1:en"]
+    assert (
+        await ask("druids", 0, {"n": 1}, ["A", "B"], "en") == b"0:1:en"
+    )  # names are not in a private picture
+    assert drawn == [(0, 1, "en")]
+    # What differs is drawn: the view, the locale, public against private, the names on the board.
+    await ask("druids", 0, {"n": 2}, ["A"], "en")
+    await ask("druids", 0, {"n": 1}, ["A"], "ko")
+    await ask("druids", None, {"n": 1}, ["A"], "en")
+    await ask("druids", None, {"n": 1}, ["B"], "en")
+    assert len(drawn) == 5
+
+
+async def test_the_picture_cache_keeps_within_its_budget(monkeypatch):
+    async def fake_draw(engine_name, seat, view, names, locale):
+        return bytes(100)
+
+    monkeypatch.setattr(drawing, "draw", fake_draw)
+    pictures = Pictures(budget=250)
+    for n in range(5):
+        await pictures.get("druids", None, {"n": n}, [], "en")
+    assert pictures.size == 200
+
+
+def table(game_id: int, version: int) -> SimpleNamespace:
+    return SimpleNamespace(id=game_id, version=version)
+
+
+async def test_boards_overtaken_while_waiting_are_skipped():
+    posted: list[tuple[int, bool, int | None]] = []
+    first_posting = asyncio.Event()
+    let_go = asyncio.Event()
+
+    async def post(table, new_message, shown_in):
+        posted.append((table.version, new_message, shown_in))
+        if table.version == 1:
+            first_posting.set()
+            await let_go.wait()
+        return 100 + table.version if new_message else shown_in
+
+    boards = LatestOnly()
+    first = asyncio.create_task(boards.show(table(7, 1), True, post))
+    await first_posting.wait()
+    # Three moves while version 1 is being posted; one of them changed whose turn it is.
+    later = [asyncio.create_task(boards.show(table(7, v), v == 3, post)) for v in (2, 3, 4)]
+    await asyncio.sleep(0)
+    let_go.set()
+    await asyncio.gather(first, *later)
+    assert posted == [(1, True, None), (4, True, 101)]  # the newest, as a new message, replacing message 101
+    await boards.show(table(7, 3), False, post)  # an older board arriving late is not put up again
+    await boards.show(table(7, 5), False, post)
+    assert posted[2:] == [(5, False, 104)]
+    assert boards._waiting == {}
+
+
+async def test_boards_of_different_games_do_not_wait_for_each_other():
+    stuck = asyncio.Event()
+    posted: list[int] = []
+
+    async def post(table, new_message, shown_in):
+        if table.id == 1:
+            await stuck.wait()
+        posted.append(table.id)
+        return None
+
+    boards = LatestOnly()
+    slow = asyncio.create_task(boards.show(table(1, 1), True, post))
+    await asyncio.wait_for(boards.show(table(2, 1), True, post), 1)
+    assert posted == [2]
+    stuck.set()
+    await slow
+    assert posted == [2, 1]
+
+
+async def test_a_failed_post_lets_the_next_board_through():
+    async def post(table, new_message, shown_in):
+        if table.version == 1:
+            raise RuntimeError("Discord said no")
+        return 5
+
+    boards = LatestOnly()
+    with pytest.raises(RuntimeError):
+        await boards.show(table(3, 1), True, post)
+    await boards.show(table(3, 2), False, post)
+    assert boards._shown[3] == (2, 5)
+
+
+def test_workers_end_with_a_bot_that_was_killed_outright(tmp_path):
+    script = (
+        "import asyncio, os, time\n"
+        "from bot import drawing\n"
+        "async def main():\n"
+        "    return await asyncio.get_running_loop().run_in_executor(drawing._executor(), os.getpid)\n"
+        "print(asyncio.run(main()), flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    bot = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE, text=True, cwd=ROOT)
+    try:
+        worker = int(bot.stdout.readline())
+        assert _running(worker)
+    finally:
+        bot.kill()
+        bot.wait()
+    deadline = time.monotonic() + 10
+    while _running(worker) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert not _running(worker)
+
+
+def _running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as file:
+            return file.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
