@@ -792,16 +792,17 @@ class Plan:
         return results
 
 
-async def load_our_bot(folder: Path, plan: Plan) -> tuple[list[PhaseResult], list[str]]:
+async def load_our_bot(
+    folder: Path, plan: Plan, database_url: str | None = None
+) -> tuple[list[PhaseResult], list[str]]:
     count = max((plan.games, *plan.sat_games))
     sb = DiscordSandbox(token="load-token")
     sb.attachment_memory = 96 * 1024 * 1024  # keep this process small; old images are dropped (404)
     guild, channels, people = build_world(sb, count, 2)
     await sb.start()
     boards = Boards(sb)
-    bot = BotProcess(
-        "bot", sb, guild.id, folder / "bot.log", DATABASE_URL=f"sqlite+aiosqlite:///{folder / 'load.db'}"
-    )
+    database_url = database_url or f"sqlite+aiosqlite:///{folder / 'load.db'}"
+    bot = BotProcess("bot", sb, guild.id, folder / "bot.log", DATABASE_URL=database_url)
     notes: list[str] = []
     try:
         await wait_for_bot(sb, bot, ("play",))
@@ -872,12 +873,19 @@ def _verdict(ok: bool) -> str:
     return "meets" if ok else "MISSES"
 
 
-def report(ours: list[PhaseResult], bare: list[PhaseResult], notes: list[str], png_bytes: int) -> None:
-    print(f"\n## Load: end to end, real bot process vs bare discord.py bot ({machine()})")
+def report(
+    ours: list[PhaseResult],
+    notes: list[str],
+    bare: list[PhaseResult],
+    png_bytes: int,
+    database: str,
+    bare_again: bool = False,
+) -> None:
+    print(f"\n## Load: end to end, real bot process on {database} vs bare discord.py bot ({machine()})")
     print(
-        "Load generator and loopback server in one process, each bot in its own; SQLite; "
-        f"the bare bot sends a {png_bytes / 1024:.0f} kB board PNG with every answer. "
-        "Latencies: median / p99."
+        "Load generator and loopback server in one process, each bot in its own; "
+        f"the bare bot sends a {png_bytes / 1024:.0f} kB board PNG with every answer"
+        f"{' (its figures are those of the run above)' if bare_again else ''}. Latencies: median / p99."
     )
     for index, mine in enumerate(ours):
         other = bare[index] if index < len(bare) else None
@@ -1006,7 +1014,22 @@ async def main(plan: Plan) -> None:
         folder = Path(name)
         ours, notes = await load_our_bot(folder, plan)
         bare = await load_bare_bot(folder, png, plan)
-    report(ours, bare, notes, len(png))
+        report(ours, notes, bare, len(png), "SQLite (WAL), the default")
+        on_postgres = await load_our_bot_on_postgresql(folder, plan)
+    if on_postgres:
+        report(*on_postgres, bare, len(png), "PostgreSQL (a local server, fsync off)", bare_again=True)
+
+
+async def load_our_bot_on_postgresql(folder: Path, plan: Plan) -> tuple[list[PhaseResult], list[str]] | None:
+    """The same load on the production database, where different games' moves commit at once."""
+    from tests import pg
+
+    if not pg.available():
+        print("\n(PostgreSQL is not installed here: its load run is skipped)")
+        return None
+    with pg.server() as admin:
+        async with pg.fresh_database(admin) as url:  # the bot creates its tables as it starts
+            return await load_our_bot(folder, plan, url)
 
 
 QUICK = dict(
@@ -1018,7 +1041,7 @@ FULL = dict(
 
 
 def run(quick: bool = False, **overrides: Any) -> None:
-    """`make bench` (about 5 minutes; --quick about 2)."""
+    """`make bench` (about 8 minutes; --quick about 3)."""
     settings = dict(QUICK if quick else FULL)
     settings.update({k: v for k, v in overrides.items() if v is not None})
     asyncio.run(main(Plan(**settings)))

@@ -551,14 +551,16 @@ class GameHost:
     async def choose(
         self, interaction: discord.Interaction, game_id: int, version: int, path_text: str
     ) -> None:
-        """A click in the move picker: narrow the choice, or, once it names one action, play it."""
+        """A click in the move picker: narrow the choice, or, once it names one action, play it.
+        Acknowledged before the game is read, so a busy moment delays the answer, not the acknowledgement."""
         locale = i18n.norm(str(interaction.locale))
+        await interaction.response.defer()
         table = await self.service.get(game_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise ServiceError("not_a_player")
         if table.status != ACTIVE or table.state is None:
-            await interaction.response.edit_message(
+            await interaction.edit_original_response(
                 content=i18n.t("error.game_not_running", locale), view=None
             )
             return
@@ -575,16 +577,15 @@ class GameHost:
             return
         if isinstance(step, Prompt):
             content, view = self.chooser_message(table, seat, decode_path(path_text), locale, [])
-            await interaction.response.edit_message(content=content, view=view)
+            await interaction.edit_original_response(content=content, view=view)
             return
-        await interaction.response.defer()
         await self.play(interaction, table, step, locale)
 
     async def _restart_chooser(
         self, interaction: discord.Interaction, table: Table, seat: int, locale: str, note: str
     ) -> None:
         content, view = self.chooser_message(table, seat, [], locale, [note])
-        await interaction.response.edit_message(content=content, view=view)
+        await interaction.edit_original_response(content=content, view=view)
 
     async def play(self, interaction: discord.Interaction, table: Table, step: Chosen, locale: str) -> None:
         """Apply the chosen action (the interaction is already deferred), then update the picker and the table."""
@@ -654,7 +655,7 @@ class GameHost:
         )
 
     async def move_by_text(self, interaction: discord.Interaction, table: Table, value: str) -> None:
-        """/play move: the autocomplete value is '<version>:<index into the legal actions>'."""
+        """/play move (already deferred): the autocomplete value is '<version>:<index into the legal actions>'."""
         locale = i18n.norm(str(interaction.locale))
         seat = table.seat_of(interaction.user.id)
         if seat is None:
@@ -673,7 +674,6 @@ class GameHost:
             raise IllegalAction("not_your_turn")
         if not 0 <= index < len(actions):
             raise ServiceError("malformed_action")
-        await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             result = await self.service.act(
                 table.id, interaction.user.id, actions[index], expected_version=version

@@ -133,6 +133,7 @@ class PlayCog(commands.Cog):
     @play.command(name="move", description=_desc("play.move.description"))
     @app_commands.describe(action=_desc("option.action"), game=_desc("option.game_id"))
     async def move(self, interaction: discord.Interaction, action: str, game: int | None = None):
+        await interaction.response.defer(ephemeral=True, thinking=True)  # before reading: a busy moment waits
         table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
         await self.host.move_by_text(interaction, table, action)
 
