@@ -564,6 +564,7 @@ class GameDriver(Actor):
                 self.refused = True  # not this player's turn after all, or the picker is empty
                 return None
             await self.think(phase)
+            before = _picker_version(picker)
             clicked = time.perf_counter()
             if selects and (not buttons or self.rng.random() < 0.5):
                 select = self.rng.choice(selects)
@@ -577,13 +578,13 @@ class GameDriver(Actor):
                 )
             if result is None:
                 return None
-            if result.callback_type == 6:  # the move itself: deferred, then the picker shows the new hand
+            if result.callback_type != 6:  # every click is deferred, then the picker edited
+                self.refused = True
+                return None
+            if _picker_version(picker) != before:  # the move itself: the picker shows the new hand
                 phase.rec.samples[-1].op = "move (picker)"
                 phase.rec.samples[-1].image = True
                 return clicked
-            if result.callback_type != 7:
-                self.refused = True
-                return None
         phase.rec.failures["picker: too many steps"] += 1
         return None
 
@@ -612,6 +613,15 @@ class GameDriver(Actor):
         if done is not None and done.callback_type != 5:
             self.refused = True
         return clicked if done is not None and done.callback_type == 5 else None
+
+
+def _picker_version(picker: Any) -> str | None:
+    """The game version the picker's choices are for (`mv:<game>:<version>:<path>`); None once it offers none."""
+    for component in picker.buttons() + picker.selects():
+        parts = str(component.get("custom_id", "")).split(":")
+        if parts[0] in ("mv", "mvs"):
+            return parts[2]
+    return None
 
 
 def _path(custom_id: str) -> list[str]:

@@ -817,6 +817,15 @@ def _take_from_stacks(p: R.Seat, tile: str) -> None:
     raise IllegalAction("tile_not_available", tile=tile)
 
 
+def _put_on_stack(p: R.Seat, action: Action) -> None:
+    """The tile goes on top of, or under, the construction stack of the side it is built as."""
+    stack = p[STACKS[action["side"]][0]]
+    if action["position"] == "top":
+        stack.insert(0, action["tile"])
+    else:
+        stack.append(action["tile"])
+
+
 def _draw_tiles(state: State, count: int) -> list[str]:
     """Draw from the bag; when it runs dry, this phase's discards go back in and drawing goes on."""
     drawn = []
@@ -864,11 +873,7 @@ def _apply_explore(state: State, seat: int, action: Action, events: list[Event])
     elif kind == "place_tile":
         scout = task["scout"]
         scout["drawn"].remove(action["tile"])
-        stack = p[STACKS[action["side"]][0]]
-        if action["position"] == "top":
-            stack.insert(0, action["tile"])
-        else:
-            stack.append(action["tile"])
+        _put_on_stack(p, action)
         events.append(
             {
                 "type": "TilePlaced",
@@ -886,11 +891,7 @@ def _apply_explore(state: State, seat: int, action: Action, events: list[Event])
                 task["scout"] = None
     elif kind == "move_tile":
         _take_from_stacks(p, action["tile"])
-        stack = p[STACKS[action["side"]][0]]
-        if action["position"] == "top":
-            stack.insert(0, action["tile"])
-        else:
-            stack.append(action["tile"])
+        _put_on_stack(p, action)
         events.append(
             {
                 "type": "TileMoved",

@@ -760,17 +760,7 @@ class RollPlayer(Engine):
             self._die_op(state, seat, action, events, then_end_turn=False)
         elif kind == "reroll_initiative":
             state["pending"].pop()
-            card = self._card(state, action["card"])
-            card["die"] = [card["die"][0], self._roll(state)]
-            events.append(
-                {
-                    "type": "InitiativeDieRerolled",
-                    "seat": seat,
-                    "card": action["card"],
-                    "colour": card["die"][0],
-                    "value": card["die"][1],
-                }
-            )
+            self._reroll_initiative(state, seat, self._card(state, action["card"]), events)
             self._resort(state, seat, events)
         elif kind == "swap_with_initiative":
             state["pending"].pop()
@@ -937,17 +927,8 @@ class RollPlayer(Engine):
             me["gold"] += effect["gold"]
             events.append({"type": "GoldGained", "seat": seat, "gold": effect["gold"]})
         elif kind == "reroll_initiative_all":
-            for c in self._unchosen(state):
-                c["die"] = [c["die"][0], self._roll(state)]
-                events.append(
-                    {
-                        "type": "InitiativeDieRerolled",
-                        "seat": seat,
-                        "card": c["number"],
-                        "colour": c["die"][0],
-                        "value": c["die"][1],
-                    }
-                )
+            for card in self._unchosen(state):
+                self._reroll_initiative(state, seat, card, events)
             self._resort(state, seat, events)
         elif kind == "buy_from_deck":
             if not state["deck"]:
@@ -994,6 +975,18 @@ class RollPlayer(Engine):
             number = numbers.pop(0)
             self._card(state, number)["die"] = die
             events.append({"type": "DieSorted", "card": number, "colour": die[0], "value": die[1]})
+
+    def _reroll_initiative(self, state: State, seat: int, card: dict, events: list[Event]) -> None:
+        card["die"] = [card["die"][0], self._roll(state)]
+        events.append(
+            {
+                "type": "InitiativeDieRerolled",
+                "seat": seat,
+                "card": card["number"],
+                "colour": card["die"][0],
+                "value": card["die"][1],
+            }
+        )
 
     def _resort(self, state: State, chooser: int, events: list[Event]) -> None:
         cards = self._unchosen(state)
