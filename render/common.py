@@ -27,7 +27,7 @@ GOLD = (240, 190, 60)
 SEAT_COLOURS = [
     (220, 60, 60),  # red
     (60, 120, 230),  # blue
-    (40, 40, 40),  # black
+    (225, 228, 235),  # white: black would vanish on the dark background
     (50, 170, 80),  # green
     (235, 200, 40),  # yellow
     (170, 90, 200),  # purple
