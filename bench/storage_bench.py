@@ -10,6 +10,7 @@ from pathlib import Path
 from bench.common import percentile, summary
 from bot.db import make_engine, make_sessionmaker, migrate
 from bot.service import GameService
+from tests.lobbies import open_lobby
 
 
 async def _moves(url: str, count: int) -> list[float]:
@@ -20,15 +21,7 @@ async def _moves(url: str, count: int) -> list[float]:
     table = None
     while len(times) < count:
         if table is None or table.status != "active":
-            lobby = await service.create_lobby(
-                engine_name="druids",
-                guild_id=1,
-                channel_id=1,
-                host_id=1,
-                host_name="a",
-                locale="en",
-                raw_options={},
-            )
+            lobby = await open_lobby(service, host_id=1)
             for user in (2, 3, 4):
                 await service.join(lobby.id, user, str(user))
             table = await service.start(lobby.id, 1)

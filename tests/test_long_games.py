@@ -8,6 +8,7 @@ import pytest
 
 from bot.db import make_engine, make_sessionmaker, migrate
 from bot.service import ACTIVE, ARCHIVED, EXPIRED, GameService, ServiceError
+from tests.lobbies import open_lobby
 
 
 class Clock:
@@ -35,15 +36,7 @@ async def service(database_url, clock):
 
 
 async def druids(service, humans: int = 3, bots: int = 0):
-    table = await service.create_lobby(
-        engine_name="druids",
-        guild_id=7,
-        channel_id=70,
-        host_id=100,
-        host_name="Host",
-        locale="en",
-        raw_options={},
-    )
+    table = await open_lobby(service, guild_id=7, channel_id=70)
     for user in range(1, humans):
         await service.join(table.id, 100 + user, f"P{user}")
     for number in range(bots):
@@ -195,15 +188,7 @@ async def test_a_refused_undo_changes_nothing(service):
 async def test_idle_games_are_archived_and_old_lobbies_expire(service, clock):
     await service.update_settings(7, idle_archive_days=10, lobby_expiry_hours=24)
     table = await druids(service)
-    lobby = await service.create_lobby(
-        engine_name="druids",
-        guild_id=7,
-        channel_id=70,
-        host_id=300,
-        host_name="Late",
-        locale="en",
-        raw_options={},
-    )
+    lobby = await open_lobby(service, host_id=300, host_name="Late", guild_id=7, channel_id=70)
     clock.advance(25)
     due = await service.due(clock())
     assert [t.id for t in due.expired_lobbies] == [lobby.id] and due.idle_games == []
@@ -217,15 +202,7 @@ async def test_idle_games_are_archived_and_old_lobbies_expire(service, clock):
 async def test_a_reaction_window_closes_with_a_pass(service, clock):
     """Talisman offers spells in other players' turns; unanswered, the host declines once the window closes."""
     await service.update_settings(7, reaction_window_minutes=5)
-    lobby = await service.create_lobby(
-        engine_name="talisman",
-        guild_id=7,
-        channel_id=70,
-        host_id=100,
-        host_name="Host",
-        locale="en",
-        raw_options={},
-    )
+    lobby = await open_lobby(service, "talisman", guild_id=7, channel_id=70)
     for user in (101, 102):
         await service.join(lobby.id, user, f"P{user}")
     table = await service.start(lobby.id, 100)

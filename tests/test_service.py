@@ -10,6 +10,7 @@ from bot.db import make_engine, make_sessionmaker, migrate
 from bot.db.models import Move
 from bot.service import ABANDONED, ACTIVE, FINISHED, GameService, ServiceError
 from engines.base import IllegalAction
+from tests.lobbies import open_lobby
 
 
 @pytest.fixture
@@ -21,15 +22,7 @@ async def service(database_url):
 
 
 async def started_druids(service: GameService, players: int = 3):
-    table = await service.create_lobby(
-        engine_name="druids",
-        guild_id=1,
-        channel_id=10,
-        host_id=100,
-        host_name="Alice",
-        locale="en",
-        raw_options={},
-    )
+    table = await open_lobby(service, host_name="Alice")
     for user in range(1, players):
         await service.join(table.id, 100 + user, f"P{user}")
     return await service.start(table.id, 100)
@@ -45,15 +38,7 @@ async def test_lobby_to_started_game(service):
 
 
 async def test_lobby_refusals(service):
-    table = await service.create_lobby(
-        engine_name="druids",
-        guild_id=1,
-        channel_id=10,
-        host_id=100,
-        host_name="A",
-        locale="en",
-        raw_options={},
-    )
+    table = await open_lobby(service, host_name="A")
     for code, call in [
         ("already_joined", service.join(table.id, 100, "A")),
         ("host_cannot_leave", service.leave(table.id, 100)),
@@ -73,39 +58,15 @@ async def test_lobby_refusals(service):
         await service.start(table.id, 101)
     assert refused.value.code == "only_host_starts"
     with pytest.raises(ServiceError) as refused:
-        await service.create_lobby(
-            engine_name="chess",
-            guild_id=1,
-            channel_id=1,
-            host_id=1,
-            host_name="x",
-            locale="en",
-            raw_options={},
-        )
+        await open_lobby(service, "chess")
     assert refused.value.code == "unknown_game"
     with pytest.raises(IllegalAction) as refused:
-        await service.create_lobby(
-            engine_name="druids",
-            guild_id=1,
-            channel_id=1,
-            host_id=1,
-            host_name="x",
-            locale="en",
-            raw_options={"speed": "fast"},
-        )
+        await open_lobby(service, raw_options={"speed": "fast"})
     assert refused.value.code == "unknown_option"
 
 
 async def test_leaving_renumbers_seats(service):
-    table = await service.create_lobby(
-        engine_name="druids",
-        guild_id=1,
-        channel_id=10,
-        host_id=100,
-        host_name="A",
-        locale="en",
-        raw_options={},
-    )
+    table = await open_lobby(service, host_name="A")
     await service.join(table.id, 101, "B")
     await service.join(table.id, 102, "C")
     table = await service.leave(table.id, 101)

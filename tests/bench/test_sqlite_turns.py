@@ -10,6 +10,7 @@ from sqlalchemy import update
 from bot.db import make_engine, make_sessionmaker, migrate
 from bot.db.models import Game
 from bot.service import GameService
+from tests.lobbies import open_lobby
 
 
 @pytest.fixture
@@ -24,9 +25,7 @@ async def sqlite(tmp_path):
 async def test_a_second_write_transaction_waits_for_the_first(sqlite):
     sessions = make_sessionmaker(sqlite)
     service = GameService(sessions, new_seed=lambda: 3)
-    lobby = await service.create_lobby(
-        engine_name="druids", guild_id=1, channel_id=1, host_id=1, host_name="a", locale="en", raw_options={}
-    )
+    lobby = await open_lobby(service)
     async with sessions() as first, first.begin():
         await first.execute(update(Game).where(Game.id == lobby.id).values(locale="ko"))
         second = sessions()
@@ -45,15 +44,7 @@ async def test_many_games_moving_at_once_all_commit(sqlite):
     service = GameService(make_sessionmaker(sqlite), new_seed=lambda: 5)
 
     async def play(host: int) -> int:
-        lobby = await service.create_lobby(
-            engine_name="druids",
-            guild_id=1,
-            channel_id=host,
-            host_id=host,
-            host_name="a",
-            locale="en",
-            raw_options={},
-        )
+        lobby = await open_lobby(service, host_id=host, channel_id=host)
         await service.join(lobby.id, host + 1, "b")
         table = await service.start(lobby.id, host)
         for _ in range(8):
