@@ -40,6 +40,7 @@ class GameBot(commands.Bot):
             intents=intents,
             help_command=None,
             allowed_mentions=discord.AllowedMentions.none(),
+            max_messages=None,  # nothing reads discord.py's message cache: every click carries its message
             **client_options,
         )
         self.settings = settings

@@ -24,7 +24,7 @@ from typing import Any
 
 from bot.games import presenter, presenters
 
-CACHE_BYTES = 48 * 1024 * 1024  # recent pictures kept, by content
+CACHE_BYTES = 32 * 1024 * 1024  # recent pictures kept, by content: several hundred boards
 
 _pool: ProcessPoolExecutor | None = None
 
