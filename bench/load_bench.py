@@ -885,8 +885,8 @@ def _verdict(ok: bool) -> str:
 
 def report(
     ours: list[PhaseResult],
-    notes: list[str],
     bare: list[PhaseResult],
+    notes: list[str],
     png_bytes: int,
     database: str,
     bare_again: bool = False,
@@ -1024,10 +1024,11 @@ async def main(plan: Plan) -> None:
         folder = Path(name)
         ours, notes = await load_our_bot(folder, plan)
         bare = await load_bare_bot(folder, png, plan)
-        report(ours, notes, bare, len(png), "SQLite (WAL), the default")
+        report(ours, bare, notes, len(png), "SQLite (WAL), the default")
         on_postgres = await load_our_bot_on_postgresql(folder, plan)
     if on_postgres:
-        report(*on_postgres, bare, len(png), "PostgreSQL (a local server, fsync off)", bare_again=True)
+        ours, notes = on_postgres
+        report(ours, bare, notes, len(png), "PostgreSQL (a local server, fsync off)", bare_again=True)
 
 
 async def load_our_bot_on_postgresql(folder: Path, plan: Plan) -> tuple[list[PhaseResult], list[str]] | None:

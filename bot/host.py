@@ -679,9 +679,8 @@ class GameHost:
                 table.id, interaction.user.id, actions[index], expected_version=version
             )
         except (IllegalAction, ServiceError) as error:
-            if (
-                isinstance(error, ServiceError) and error.code == "stale"
-            ):  # another move got in first: ask again
+            # Another move got in first: this reply has no picker to refresh, so just say so.
+            if isinstance(error, ServiceError) and error.code == "stale":
                 error = ServiceError("stale_plain")
             await interaction.followup.send(self.explain(error, locale, table), ephemeral=True)
             return

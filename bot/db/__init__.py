@@ -24,11 +24,8 @@ def make_engine(url: str) -> AsyncEngine:
         return create_async_engine(url, pool_pre_ping=True)
     # Writes take turns (see _TakingTurns), so a write must never also queue for a connection behind the reads
     # of a busy moment: enough connections (each one an aiosqlite thread) for every read in flight.
-    in_memory = make_url(url).database in (
-        None,
-        "",
-        ":memory:",
-    )  # one shared connection (SQLAlchemy's StaticPool)
+    # An in-memory database is one shared connection (SQLAlchemy's StaticPool), which takes no pool sizes.
+    in_memory = make_url(url).database in (None, "", ":memory:")
     engine = create_async_engine(url, **({} if in_memory else {"pool_size": 20, "max_overflow": 20}))
 
     @event.listens_for(engine.sync_engine, "connect")

@@ -63,9 +63,8 @@ async def test_each_distinct_picture_is_drawn_once(monkeypatch):
         ask("druids", 0, {"n": 1}, ["A"], "en"), ask("druids", 0, {"n": 1}, ["A"], "en")
     )
     assert same == [b"0:1:en", b"0:1:en"]
-    assert (
-        await ask("druids", 0, {"n": 1}, ["A", "B"], "en") == b"0:1:en"
-    )  # names are not in a private picture
+    # Names are not in a private picture.
+    assert await ask("druids", 0, {"n": 1}, ["A", "B"], "en") == b"0:1:en"
     assert drawn == [(0, 1, "en")]
     # What differs is drawn: the view, the locale, public against private, the names on the board.
     await ask("druids", 0, {"n": 2}, ["A"], "en")
