@@ -63,16 +63,20 @@ class GameBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
+        self.loop.create_task(self._recover(), name="publish-recovery")
         if self.settings.tick_seconds > 0:
-            clock = self._clock_loop(self.host.tick, self.settings.tick_seconds)
-            self.loop.create_task(clock, name="game-clock")
-            # Demos move every few seconds, far more often than the other timers need checking.
             self.loop.create_task(
-                self._clock_loop(self.host.play_demos, self.settings.demo_move_seconds), name="demo-clock"
+                self._clock_loop(self.host.tick, self.settings.tick_seconds), name="game-clock"
             )
 
+    async def _recover(self) -> None:
+        """Whatever was committed before a restart but never shown goes up now."""
+        await self.wait_until_ready()
+        await self.host.publisher.recover()
+
     async def _clock_loop(self, work, seconds: float) -> None:
-        """Reminders, deadlines, housekeeping, demo moves: their times are stored; a restart picks them up."""
+        """Reminders, deadlines, housekeeping, demo moves, publishing retries: their times are stored, so a
+        restart picks them up."""
         await self.wait_until_ready()
         while not self.is_closed():
             try:

@@ -7,6 +7,8 @@ the caller sends anything, so a crash after the commit loses no move and a crash
 from __future__ import annotations
 
 import asyncio
+import hashlib
+import json
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -88,6 +90,55 @@ class Table:
     def bots_to_act(self) -> list[int]:
         return [seat for seat in self.to_act() if self.user_at(seat) is None]
 
+    @property
+    def acting(self) -> dict[int, str]:
+        """The seats that must act now and are to be told so, each with a mark of the wait it is in (a seat is
+        told once per mark)."""
+        return {int(seat): mark for seat, mark in (self.record.acting or {}).items()}
+
+    @property
+    def told(self) -> dict[int, str]:
+        """For each seat, the mark of the last wait Discord told it about."""
+        return {int(seat): mark for seat, mark in (self.record.shown_acting or {}).items()}
+
+    def choice_token(self, seat: int) -> int:
+        """A short digest of what `seat` may do now: a picker is out of date only when this changes, so one
+        player's step in a simultaneous phase leaves the others' open pickers working."""
+        return choice_token(choices(self, seat))
+
+
+def choices(table: Table, seat: int) -> list[Action]:
+    """What `seat` may do now: its legal actions, or when it is not its move, its side actions (e.g. taking back
+    a "ready")."""
+    if table.state is None or table.status != ACTIVE:
+        return []
+    return table.engine.legal_actions(table.state, seat) or table.engine.side_actions(table.state, seat)
+
+
+def choice_token(actions: list[Action]) -> int:
+    digest = hashlib.blake2b(json.dumps(actions, sort_keys=True).encode(), digest_size=4).digest()
+    return int.from_bytes(digest, "big")
+
+
+def only_passing(engine: Engine, state: State, seat: int) -> bool:
+    """A seat offered a reaction whose only choice is to let it pass (nothing castable)."""
+    if seat not in engine.reaction_seats(state):
+        return False
+    return engine.legal_actions(state, seat) == [engine.pass_action(state, seat)]
+
+
+def acting_after(engine: Engine, state: State, before: dict[int, str], version: int) -> dict[int, str]:
+    """Who must act after a change, each with a mark of its wait; a seat is told (pinged, sent a "your move")
+    once per mark. A seat that was acting keeps its mark; a new wait is marked by `version`, or, in games that
+    group waits into stretches (a round's phases), by the stretch. Seats that could only let a reaction pass are
+    never told (the clock passes for them). While a reaction window is open, the player whose turn it is keeps
+    its mark, so the window's end does not ping them as if a new turn had begun."""
+    reacting = set(engine.reaction_seats(state))
+    waiting = [s for s in engine.to_act(state) if s not in reacting or not only_passing(engine, state, s)]
+    stretch = engine.notice_stretch(state)
+    kept = dict(before) if reacting else {}
+    return {**kept, **{s: stretch or before.get(s, f"v{version}") for s in waiting}}
+
 
 @dataclass
 class MoveResult:
@@ -113,6 +164,7 @@ class GameService:
         self.clock = clock
         self.new_seed = new_seed
         self._locks: dict[int, asyncio.Lock] = {}
+        self._settings: dict[int | None, GuildSettings] = {}
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -150,11 +202,6 @@ class GameService:
                 .where(Seat.user_id == user_id, Game.status.in_(statuses))
                 .order_by(Game.id.desc())
             )
-            return [self._table(record) for record in rows]
-
-    async def active_games(self) -> list[Table]:
-        async with self.sessions() as session:
-            rows = await session.scalars(select(Game).where(Game.status.in_((LOBBY, ACTIVE))))
             return [self._table(record) for record in rows]
 
     async def moves(self, game_id: int, limit: int | None = None) -> list[Move]:
@@ -198,6 +245,7 @@ class GameService:
                 version=0,
                 created_at=now,
                 updated_at=now,
+                due_at=now + timedelta(hours=(await self.settings_for(guild_id)).lobby_expiry_hours),
             )
             record.seats = [Seat(seat=0, user_id=host_id, display_name=host_name)]
             session.add(record)
@@ -242,6 +290,9 @@ class GameService:
                 updated_at=now,
                 waiting_since=now,
                 demo_move_at=now + pace,
+                due_at=now + pace,
+                acting=_stored(acting_after(engine, state, {}, 1)),
+                publish_at=now,
             )
             record.seats = [Seat(seat=n, user_id=None, display_name=name) for n, name in enumerate(bot_names)]
             session.add(record)
@@ -291,10 +342,11 @@ class GameService:
                 record.status = ACTIVE
                 record.version = 1
                 record.waiting_since = self.clock()
-                await self._touch(session, record)
+                record.acting = _stored(acting_after(engine, state, {}, 1))
+                await self._touch(session, record, publish=True)
             return await self.get(game_id)
 
-    async def abandon(self, game_id: int, user_id: int, is_manager: bool) -> Table:
+    async def abandon(self, game_id: int, user_id: int, is_manager: bool, by: str = "") -> Table:
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
                 record = await session.get(Game, game_id)
@@ -304,10 +356,11 @@ class GameService:
                     raise ServiceError("game_not_running")
                 if record.host_id != user_id and not is_manager:
                     raise ServiceError("only_host_abandons")
+                publish = record.status == ACTIVE  # a lobby's message is the interaction's own to edit
                 record.status = ABANDONED
                 record.finished_at = self.clock()
                 record.version += 1
-                await self._touch(session, record)
+                await self._touch(session, record, publish=publish, note=("game.abandoned", {"user": by}))
             return await self.get(game_id)
 
     async def set_messages(self, game_id: int, **message_ids: int | None) -> None:
@@ -331,8 +384,23 @@ class GameService:
             raise ServiceError("lobby_closed")
         return record
 
-    async def _touch(self, session: AsyncSession, record: Game) -> None:
-        record.updated_at = self.clock()
+    async def _touch(
+        self,
+        session: AsyncSession,
+        record: Game,
+        *,
+        publish: bool = False,
+        note: tuple[str, dict[str, Any]] | None = None,
+    ) -> None:
+        """Every change but a move: the game's clock starts again, and what Discord must show (`publish`, with a
+        `note` of what happened for the board) is recorded in the same transaction."""
+        now = self.clock()
+        record.updated_at = now
+        if note is not None:
+            record.notes = [*(record.notes or []), {"key": note[0], "params": note[1]}]
+        if publish:
+            record.publish_at = now
+        record.due_at = next_due(self._table(record), await self.settings_for(record.guild_id))
         await session.flush()
 
     # --- moves ----------------------------------------------------------------------------------------------------
@@ -361,18 +429,25 @@ class GameService:
         events: list[Event],
         state: State,
         extra: dict[str, Any] | None = None,
+        note: tuple[str, dict[str, Any]] | None = None,
     ) -> Table:
-        """Write the new state, guarded by the version we read, and its move-log entry, in one transaction;
-        return the table as it now stands (built in memory: no second read)."""
+        """Write the new state, guarded by the version we read, and its move-log entry, in one transaction, with
+        what Discord must come to show (the outbox) and when the clock must next look at the game; return the
+        table as it now stands (built in memory: no second read)."""
         now = self.clock()
         outcome = table.engine.outcome(state)
+        version = table.version + 1
         values: dict[str, Any] = {
             "state": table.engine.dump(state),
-            "version": table.version + 1,
+            "version": version,
             "updated_at": now,
             "undo_request": None,  # any move ends a pending undo request
+            "acting": _stored(acting_after(table.engine, state, table.acting, version)),
+            "publish_at": now,
             **(extra or {}),
         }
+        if note is not None:
+            values["notes"] = [*(table.record.notes or []), {"key": note[0], "params": note[1]}]
         waiting_before = set(table.to_act())
         waiting_after = set(table.engine.to_act(state))
         if waiting_after != waiting_before:
@@ -411,16 +486,16 @@ class GameService:
                     )
         record = table.record  # detached from its session: safe to bring up to date by hand
         for name, value in values.items():
-            if name != "state":
-                setattr(record, name, value)
-        record.state = values["state"]
+            setattr(record, name, value)
         for seat_row in record.seats:
             if waiting_after != waiting_before and seat_row.seat in waiting_after:
                 seat_row.reminders_sent = 0
             if outcome is not None:
                 seat_row.final_score = outcome.scores[seat_row.seat]
                 seat_row.won = seat_row.seat in outcome.winners
-        return Table(record, table.engine, state)
+        after = Table(record, table.engine, state)
+        await self._set_due(after)
+        return after
 
     # --- the built-in player, substitutes and leavers -------------------------------------------------------------
 
@@ -439,10 +514,12 @@ class GameService:
             table = await self.get(game_id)
             if table.status != ACTIVE or table.state is None or seat not in table.to_act():
                 raise ServiceError("stale")
-            action = table.engine.pass_action(table.state, seat) or table.engine.bot_action(
-                table.state, seat, table.record.seed ^ table.version
-            )
-            return await self._apply_and_commit(table, seat, SYSTEM_USER, action)
+            passing = table.engine.pass_action(table.state, seat)
+            action = passing or table.engine.bot_action(table.state, seat, table.record.seed ^ table.version)
+            # A reaction nobody took is simply passed; a missed turn is told on the board.
+            silent = seat in table.engine.reaction_seats(table.state)
+            note = None if silent else ("game.deadline", {"name": table.names[seat], "action": action})
+            return await self._apply_and_commit(table, seat, SYSTEM_USER, action, note=note)
 
     async def act_for_demo(self, game_id: int, pace: timedelta) -> MoveResult:
         """A demo's next move, if it is due by now; the one after it is due `pace` later."""
@@ -451,7 +528,7 @@ class GameService:
             now = self.clock()
             due_at = table.record.demo_move_at
             seats = table.bots_to_act()
-            if table.status != ACTIVE or due_at is None or _aware(due_at) > now or not seats:
+            if table.status != ACTIVE or due_at is None or as_utc(due_at) > now or not seats:
                 raise ServiceError("stale")  # not due yet, over, or another process moved it first
             assert table.state is not None
             action = table.engine.bot_action(table.state, seats[0], table.record.seed ^ table.version)
@@ -460,7 +537,13 @@ class GameService:
             )
 
     async def _apply_and_commit(
-        self, table: Table, seat: int, user_id: int, action: Action, extra: dict[str, Any] | None = None
+        self,
+        table: Table,
+        seat: int,
+        user_id: int,
+        action: Action,
+        extra: dict[str, Any] | None = None,
+        note: tuple[str, dict[str, Any]] | None = None,
     ) -> MoveResult:
         assert table.state is not None
         before = table.engine.to_act(table.state)
@@ -469,7 +552,7 @@ class GameService:
         except IllegalAction as refusal:
             refusal.engine = table.engine.name
             raise
-        after = await self._commit_move(table, seat, user_id, action, events, state, extra)
+        after = await self._commit_move(table, seat, user_id, action, events, state, extra, note)
         return MoveResult(after, seat, action, events, before)
 
     async def add_bot(self, game_id: int, user_id: int, name: str) -> Table:
@@ -485,7 +568,7 @@ class GameService:
                 await self._touch(session, record)
             return await self.get(game_id)
 
-    async def hand_to_bot(self, game_id: int, seat: int, name: str) -> Table:
+    async def hand_to_bot(self, game_id: int, seat: int, name: str, voted_out: bool = False) -> Table:
         """A player leaves a running game (or is voted out): the built-in player takes the seat and all it owns."""
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
@@ -493,11 +576,13 @@ class GameService:
                 if record is None or record.status != ACTIVE:
                     raise ServiceError("game_not_running")
                 target = next(s for s in record.seats if s.seat == seat)
+                note = ("game.voted_out" if voted_out else "game.left", {"name": target.display_name})
                 target.user_id = None
                 target.display_name = name
                 target.kick_votes = []
+                _forget_private_message(target)
                 record.version += 1  # buttons drawn for the old owner are now out of date
-                await self._touch(session, record)
+                await self._touch(session, record, publish=True, note=note)
             return await self.get(game_id)
 
     async def vote_out(self, game_id: int, voter_id: int, seat: int) -> tuple[Table, bool]:
@@ -537,11 +622,21 @@ class GameService:
                 free = [s for s in record.seats if s.is_bot and (seat is None or s.seat == seat)]
                 if not free:
                     raise ServiceError("no_free_seat")
-                free[0].user_id = user_id
-                free[0].display_name = name
-                free[0].dms_closed = False
+                taken = free[0]
+                note = (
+                    "game.substituted",
+                    {"mention": name, "seat": taken.seat + 1, "old": taken.display_name},
+                )
+                taken.user_id = user_id
+                taken.display_name = name
+                taken.dms_closed = False
+                _forget_private_message(taken)
                 record.version += 1
-                await self._touch(session, record)
+                # The newcomer is told what the seat must do, whatever its previous holder was told.
+                record.shown_acting = {
+                    k: v for k, v in (record.shown_acting or {}).items() if k != str(taken.seat)
+                }
+                await self._touch(session, record, publish=True, note=note)
             return await self.get(game_id)
 
     # --- undo -----------------------------------------------------------------------------------------------------
@@ -639,27 +734,37 @@ class GameService:
             [event],
             before,
             extra={"undo_request": None},
+            note=("game.undone", {"name": table.names[seat]}),
         )
 
     # --- timers: reminders, deadlines, housekeeping ---------------------------------------------------------------
 
     async def settings_for(self, guild_id: int | None) -> GuildSettings:
+        """A server's settings; kept in memory (every move needs them to set the game's next due time) and
+        dropped when they change."""
+        if guild_id in self._settings:
+            return self._settings[guild_id]
         async with self.sessions() as session:
             found = await session.get(GuildSettings, guild_id) if guild_id is not None else None
-            return found or GuildSettings(
-                guild_id=guild_id or 0,
-                locale=None,
-                use_threads=True,
-                host_role_id=None,
-                game_channel_ids=[],
-                remind_after_hours=24.0,
-                remind_every_hours=24.0,
-                remind_max=3,
-                deadline_hours=None,
-                idle_archive_days=30.0,
-                lobby_expiry_hours=72.0,
-                reaction_window_minutes=10.0,
-            )
+        self._settings[guild_id] = found or self._default_settings(guild_id)
+        return self._settings[guild_id]
+
+    @staticmethod
+    def _default_settings(guild_id: int | None) -> GuildSettings:
+        return GuildSettings(
+            guild_id=guild_id or 0,
+            locale=None,
+            use_threads=True,
+            host_role_id=None,
+            game_channel_ids=[],
+            remind_after_hours=24.0,
+            remind_every_hours=24.0,
+            remind_max=3,
+            deadline_hours=None,
+            idle_archive_days=30.0,
+            lobby_expiry_hours=72.0,
+            reaction_window_minutes=10.0,
+        )
 
     async def update_settings(self, guild_id: int, **values: Any) -> GuildSettings:
         async with self.sessions() as session, session.begin():
@@ -673,6 +778,13 @@ class GameService:
             for name, value in values.items():
                 assert name in SETTINGS_COLUMNS, name
                 setattr(found, name, value)
+            # The server's timers changed: its running games are looked at again on the next tick.
+            await session.execute(
+                update(Game)
+                .where(Game.guild_id == guild_id, Game.status.in_((LOBBY, ACTIVE)))
+                .values(due_at=self.clock())
+            )
+        self._settings.pop(guild_id, None)
         return await self.settings_for(guild_id)
 
     async def set_game_timers(self, game_id: int, **values: Any) -> Table:
@@ -680,6 +792,7 @@ class GameService:
         assert set(values) <= allowed
         async with self.sessions() as session, session.begin():
             await session.execute(update(Game).where(Game.id == game_id).values(**values))
+        await self.refresh_due(game_id)
         return await self.get(game_id)
 
     async def set_vacation(self, user_id: int, on: bool) -> None:
@@ -689,6 +802,11 @@ class GameService:
                 session.add(UserPrefs(user_id=user_id, vacation=on))
             else:
                 prefs.vacation = on
+            # Their games' reminders and deadlines start or stop: look at those games on the next tick.
+            games = select(Seat.game_id).where(Seat.user_id == user_id)
+            await session.execute(
+                update(Game).where(Game.id.in_(games), Game.status == ACTIVE).values(due_at=self.clock())
+            )
 
     async def on_vacation(self, user_ids: list[int]) -> set[int]:
         async with self.sessions() as session:
@@ -729,6 +847,26 @@ class GameService:
             )
             if result.rowcount != 1:
                 raise ServiceError("not_a_player")
+        await self.refresh_due(game_id)
+
+    async def set_ping_preference(self, user_id: int, level: str) -> None:
+        """Which pings a user wants everywhere: "all", "turns" (only their moves) or "none"."""
+        assert level in PING_LEVELS
+        async with self.sessions() as session, session.begin():
+            prefs = await session.get(UserPrefs, user_id)
+            if prefs is None:
+                session.add(UserPrefs(user_id=user_id, pings=level))
+            else:
+                prefs.pings = level
+
+    async def ping_preferences(self, user_ids: list[int]) -> dict[int, str]:
+        """Each user's ping preference ("all" when they never chose)."""
+        async with self.sessions() as session:
+            rows = await session.execute(
+                select(UserPrefs.user_id, UserPrefs.pings).where(UserPrefs.user_id.in_(user_ids))
+            )
+            chosen = {user_id: level for user_id, level in rows}
+        return {user_id: chosen.get(user_id, "all") for user_id in user_ids}
 
     async def note_reminder(self, game_id: int, seat: int) -> None:
         async with self.sessions() as session, session.begin():
@@ -739,70 +877,114 @@ class GameService:
             )
 
     async def due(self, now: datetime) -> Due:
-        """What the clock says must happen now: reminders, deadline moves, idle games to archive, lobbies to end."""
+        """What the clock says must happen now. Only games whose stored due time has come are read (an indexed
+        query), so thousands of games waiting for their players cost nothing."""
         due = Due()
-        for table in await self.active_games():
-            record = table.record
-            settings = await self.settings_for(record.guild_id)
-            if table.status == LOBBY:
-                if _hours(now - _aware(record.updated_at)) >= settings.lobby_expiry_hours:
-                    due.expired_lobbies.append(table)
-                continue
-            if _hours(now - _aware(record.updated_at)) >= settings.idle_archive_days * 24:
+        async with self.sessions() as session:
+            ids = list(
+                await session.scalars(
+                    select(Game.id)
+                    .where(Game.due_at <= now, Game.status.in_((LOBBY, ACTIVE)))
+                    .order_by(Game.due_at)
+                )
+            )
+        for game_id in ids:
+            table = await self.get(game_id)
+            settings = await self.settings_for(table.record.guild_id)
+            away = await self.on_vacation([s.user_id for s in table.seats if s.user_id])
+            kinds = {(t.kind, t.seat) for t in timers(table, settings, away) if t.at <= now}
+            due.games.append(table)
+            if ("expire", None) in kinds:
+                due.expired_lobbies.append(table)
+            elif ("archive", None) in kinds:
                 due.idle_games.append(table)
-                continue
-            if record.demo_move_at is not None:  # a demo keeps its own pace (demos_due)
-                continue
-            waiting = record.waiting_since and _hours(now - _aware(record.waiting_since))
-            if not waiting:
-                continue
-            remind_after = _pick(record.remind_after_hours, settings.remind_after_hours)
-            remind_every = _pick(record.remind_every_hours, settings.remind_every_hours)
-            remind_max = _pick(record.remind_max, settings.remind_max)
-            deadline = _pick(record.deadline_hours, settings.deadline_hours)
-            humans = {s.seat: s for s in table.seats if not s.is_bot}
-            away = await self.on_vacation([s.user_id for s in humans.values() if s.user_id])
-            reacting = set(table.engine.reaction_seats(table.state)) if table.state is not None else set()
-            for seat_number in table.to_act():
-                if seat_number in reacting and seat_number in humans:
-                    if waiting * 60 >= settings.reaction_window_minutes:
-                        due.deadlines.append((table, seat_number))  # the window closed: pass for them
-                    continue
-                seat = humans.get(seat_number)
-                if seat is None:
-                    due.bot_turns.append((table, seat_number))
-                    continue
-                if seat.user_id in away:
-                    continue
-                if deadline is not None and waiting >= deadline:
-                    due.deadlines.append((table, seat_number))
-                elif (
-                    seat.pings
-                    and seat.reminders_sent < remind_max
-                    and waiting >= remind_after + seat.reminders_sent * remind_every
-                ):
-                    due.reminders.append((table, seat_number))
+            elif ("demo", None) in kinds:
+                due.demos.append(table)
+            else:
+                for kind, seat in sorted(kinds, key=lambda k: (k[1] or 0, k[0])):
+                    if kind == "bot":
+                        due.bot_turns.append((table, seat))
+                    elif kind in ("deadline", "pass"):
+                        due.deadlines.append((table, seat))
+                    elif kind == "remind" and ("deadline", seat) not in kinds:
+                        due.reminders.append((table, seat))
         return due
+
+    async def refresh_due(self, game_id: int) -> None:
+        """Store when the clock must next look at this game (after a reminder, or a time that found nothing)."""
+        table = await self.get(game_id)
+        away = await self.on_vacation([s.user_id for s in table.seats if s.user_id])
+        await self._set_due(table, away)
+
+    async def _set_due(self, table: Table, away: set[int] | frozenset[int] = frozenset()) -> None:
+        when = next_due(table, await self.settings_for(table.record.guild_id), away)
+        async with self.sessions() as session, session.begin():
+            await session.execute(update(Game).where(Game.id == table.id).values(due_at=when))
+        table.record.due_at = when
 
     async def demos_due(self, now: datetime) -> list[int]:
         """The running demos whose next move is due."""
-        async with self.sessions() as session:
-            rows = await session.execute(
-                select(Game.id, Game.demo_move_at).where(
-                    Game.status == ACTIVE, Game.demo_move_at.is_not(None)
-                )
-            )
-            return [game_id for game_id, due_at in rows if _aware(due_at) <= now]
+        return [table.id for table in (await self.due(now)).demos]
 
     async def close(self, game_id: int, status: str) -> Table:
         """End a game without a result (an idle game archived, a lobby that nobody started)."""
+        note = ("game.archived", {}) if status == ARCHIVED else ("game.lobby_expired", {})
+        async with self._lock(game_id):
+            async with self.sessions() as session, session.begin():
+                record = await session.get(Game, game_id)
+                if record is None:
+                    raise ServiceError("game_not_found", game=game_id)
+                record.status = status
+                record.finished_at = self.clock()
+                record.version += 1
+                await self._touch(session, record, publish=True, note=note)
+            return await self.get(game_id)
+
+    # --- publishing: what Discord shows of each game ----------------------------------------------------------
+
+    async def to_publish(self, now: datetime | None) -> list[int]:
+        """Games with committed changes Discord does not show yet whose (next) attempt is due by `now`; all of
+        them when `now` is None."""
+        due = Game.publish_at.is_not(None) if now is None else Game.publish_at <= now
+        async with self.sessions() as session:
+            return list(await session.scalars(select(Game.id).where(due).order_by(Game.publish_at)))
+
+    async def shown(self, table: Table) -> None:
+        """Discord now shows `table`'s version: the outbox entry is done unless a newer change came meanwhile."""
+        told = {**table.told, **table.acting}
+        done = {"shown_version": table.version, "shown_acting": _stored(told), "publish_attempts": 0}
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                update(Game).where(Game.id == table.id, Game.shown_version < table.version).values(**done)
+            )
+            await session.execute(
+                update(Game)
+                .where(Game.id == table.id, Game.version == table.version)
+                .values(publish_at=None, notes=[], publish_problem=None)
+            )
+
+    async def publish_later(self, game_id: int, attempts: int, problem: str | None = None) -> datetime | None:
+        """A failed attempt: retry with backoff (2 s, 4 s, … 5 min); after a permanent `problem` (explained once)
+        every 10 minutes, so a permission granted later brings the game back by itself."""
+        wait = 600 if problem else min(2 ** (attempts + 1), 300)
+        when = self.clock() + timedelta(seconds=wait)
         async with self.sessions() as session, session.begin():
             await session.execute(
                 update(Game)
                 .where(Game.id == game_id)
-                .values(status=status, finished_at=self.clock(), version=Game.version + 1)
+                .values(publish_at=when, publish_attempts=attempts + 1, publish_problem=problem)
             )
-        return await self.get(game_id)
+        return when
+
+    async def remember_private_message(
+        self, game_id: int, seat: int, channel_id: int, message_id: int, view_digest: str | None
+    ) -> None:
+        async with self.sessions() as session, session.begin():
+            await session.execute(
+                update(Seat)
+                .where(Seat.game_id == game_id, Seat.seat == seat)
+                .values(dm_channel_id=channel_id, dm_message_id=message_id, dm_view=view_digest)
+            )
 
     # --- spectators and stats -------------------------------------------------------------------------------------
 
@@ -861,6 +1043,8 @@ class GameService:
 
 @dataclass
 class Due:
+    games: list[Table] = field(default_factory=list)  # every game looked at (its due time is stored again)
+    demos: list[Table] = field(default_factory=list)
     reminders: list[tuple[Table, int]] = field(default_factory=list)
     deadlines: list[tuple[Table, int]] = field(default_factory=list)
     bot_turns: list[tuple[Table, int]] = field(default_factory=list)
@@ -868,6 +1052,7 @@ class Due:
     expired_lobbies: list[Table] = field(default_factory=list)
 
 
+PING_LEVELS = ("all", "turns", "none")
 SYSTEM_USER = 0  # the user id logged for moves the host made itself (bots, deadlines)
 UNDO = "undo"
 SETTINGS_COLUMNS = (
@@ -885,6 +1070,76 @@ SETTINGS_COLUMNS = (
 )
 
 
+@dataclass(frozen=True)
+class Timer:
+    at: datetime
+    kind: str  # expire, archive, demo, bot, pass, deadline, remind
+    seat: int | None = None
+
+
+def timers(
+    table: Table, settings: GuildSettings, away: set[int] | frozenset[int] = frozenset()
+) -> list[Timer]:
+    """Everything the clock will have to do for this game, each with its time: one source for both the stored
+    due time and what a tick does."""
+    record = table.record
+    touched = as_utc(record.updated_at)
+    if record.status == LOBBY:
+        return [Timer(touched + timedelta(hours=settings.lobby_expiry_hours), "expire")]
+    if record.status != ACTIVE or table.state is None:
+        return []
+    out = [Timer(touched + timedelta(days=settings.idle_archive_days), "archive")]
+    if record.demo_move_at is not None:  # a demo keeps its own pace
+        return [*out, Timer(as_utc(record.demo_move_at), "demo")]
+    since = as_utc(record.waiting_since or record.updated_at)
+    engine, state = table.engine, table.state
+    reacting = set(engine.reaction_seats(state))
+    remind_after = _pick(record.remind_after_hours, settings.remind_after_hours)
+    remind_every = _pick(record.remind_every_hours, settings.remind_every_hours)
+    remind_max = _pick(record.remind_max, settings.remind_max)
+    deadline = _pick(record.deadline_hours, settings.deadline_hours)
+    for seat in table.to_act():
+        row = next(s for s in record.seats if s.seat == seat)
+        if row.user_id is None:
+            out.append(Timer(since, "bot", seat))
+        elif seat in reacting:
+            if only_passing(engine, state, seat):  # passed soon, after a delay that says nothing
+                wait = timedelta(seconds=auto_pass_seconds(record.seed, record.version, seat))
+            else:
+                wait = timedelta(minutes=settings.reaction_window_minutes)
+            out.append(Timer(since + wait, "pass", seat))
+        elif row.user_id not in away:
+            if deadline is not None:
+                out.append(Timer(since + timedelta(hours=deadline), "deadline", seat))
+            if row.pings and row.reminders_sent < remind_max:
+                wait_hours = remind_after + row.reminders_sent * remind_every
+                out.append(Timer(since + timedelta(hours=wait_hours), "remind", seat))
+    return out
+
+
+def next_due(
+    table: Table, settings: GuildSettings, away: set[int] | frozenset[int] = frozenset()
+) -> datetime | None:
+    return min((t.at for t in timers(table, settings, away)), default=None)
+
+
+def auto_pass_seconds(seed: int, version: int, seat: int) -> int:
+    """4–20 s, fixed for a game, version and seat but unknown to the players: a seat with nothing to cast is passed
+    after a delay that looks like someone deciding."""
+    digest = hashlib.blake2b(f"{seed}:{version}:{seat}".encode(), digest_size=2).digest()
+    return 4 + int.from_bytes(digest, "big") % 17
+
+
+def _stored(marks: dict[int, str]) -> dict[str, str]:
+    return {str(seat): mark for seat, mark in sorted(marks.items())}  # JSON keys are strings
+
+
+def _forget_private_message(seat: Seat) -> None:
+    """A seat changing hands: its next private message goes to the new holder, from scratch."""
+    seat.dm_channel_id = seat.dm_message_id = None
+    seat.dm_view = None
+
+
 def _known_engine(name: str) -> Engine:
     try:
         return get_engine(name)
@@ -896,7 +1151,7 @@ def _hours(delta: timedelta) -> float:
     return delta.total_seconds() / 3600
 
 
-def _aware(moment: datetime) -> datetime:
+def as_utc(moment: datetime) -> datetime:
     """SQLite returns naive datetimes; every time we store is UTC."""
     return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
 

@@ -22,8 +22,9 @@ class Settings(BaseSettings):
     discord_api_base: str = ""
     discord_gateway_url: str = ""
     log_level: str = "INFO"
-    # How often reminders, deadlines and housekeeping are checked (seconds); 0 turns the clock off (tests drive it).
-    tick_seconds: float = 60.0
+    # How often the clock looks for due games (seconds): one indexed query, so it can be often; 0 turns the clock
+    # off (tests drive it).
+    tick_seconds: float = 2.0
     # The pace of demo games (every seat a bot): seconds between their moves, checked by the clock on its own.
     demo_move_seconds: float = Field(default=5.0, gt=0)
     # Sharding across processes: the total shard count and this process's shards ("0,1" or "0-3"). Empty: one

@@ -52,7 +52,7 @@ def _is_expected(error: Exception) -> bool:
 
 class GameButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"(?P<scope>lobby|table):(?P<action>[a-z]+):(?P<game>\d+)",
+    template=r"(?P<scope>lobby|table):(?P<action>[a-z]+):(?P<game>\d{1,9})",
 ):
     """A button about one game: in its lobby (join, leave, bot, start, abandon) or at its table (turn, hand)."""
 
@@ -76,46 +76,47 @@ class GameButton(
 
 
 class ChoiceButton(
-    discord.ui.DynamicItem[discord.ui.Button], template=r"mv:(?P<game>\d+):(?P<version>\d+):(?P<path>[\d.]*)"
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"mv:(?P<game>\d{1,9}):(?P<token>\d{1,10}):(?P<path>[\d.]{0,60})",
 ):
     """One option of the move picker; its custom_id holds the whole path of choices it completes."""
 
     def __init__(
-        self, game_id: int, version: int, path: str, label: str = "", style=discord.ButtonStyle.primary
+        self, game_id: int, token: int, path: str, label: str = "", style=discord.ButtonStyle.primary
     ):
         super().__init__(
-            discord.ui.Button(label=label or "·", style=style, custom_id=f"mv:{game_id}:{version}:{path}")
+            discord.ui.Button(label=label or "·", style=style, custom_id=f"mv:{game_id}:{token}:{path}")
         )
-        self.game_id, self.version, self.path = game_id, version, path
+        self.game_id, self.token, self.path = game_id, token, path
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(int(match["game"]), int(match["version"]), match["path"])
+        return cls(int(match["game"]), int(match["token"]), match["path"])
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        await _run(interaction, _host(interaction).choose(interaction, self.game_id, self.version, self.path))
+        await _run(
+            interaction, _host(interaction).picker.choose(interaction, self.game_id, self.token, self.path)
+        )
 
 
 class ChoiceSelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"mvs:(?P<game>\d+):(?P<version>\d+):(?P<path>[\d.]*):(?P<offset>\d+)",
+    template=r"mvs:(?P<game>\d{1,9}):(?P<token>\d{1,10}):(?P<path>[\d.]{0,60}):(?P<offset>\d{1,4})",
 ):
     """The move picker's select menu, for steps with more options than buttons fit; values are option indexes."""
 
-    def __init__(
-        self, game_id: int, version: int, path: str, offset: int, options=None, placeholder: str = ""
-    ):
+    def __init__(self, game_id: int, token: int, path: str, offset: int, options=None, placeholder: str = ""):
         select = discord.ui.Select(
-            custom_id=f"mvs:{game_id}:{version}:{path}:{offset}",
+            custom_id=f"mvs:{game_id}:{token}:{path}:{offset}",
             options=options or [discord.SelectOption(label="·", value="0")],
             placeholder=placeholder or None,
         )
         super().__init__(select)
-        self.game_id, self.version, self.path = game_id, version, path
+        self.game_id, self.token, self.path = game_id, token, path
 
     @classmethod
     async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
-        return cls(int(match["game"]), int(match["version"]), match["path"], int(match["offset"]))
+        return cls(int(match["game"]), int(match["token"]), match["path"], int(match["offset"]))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values  # discord.py fills in what the user picked before calling back
@@ -123,12 +124,12 @@ class ChoiceSelect(
             path = self.path
         else:
             path = f"{self.path}.{values[0]}" if self.path else values[0]
-        await _run(interaction, _host(interaction).choose(interaction, self.game_id, self.version, path))
+        await _run(interaction, _host(interaction).picker.choose(interaction, self.game_id, self.token, path))
 
 
 class UndoButton(
     discord.ui.DynamicItem[discord.ui.Button],
-    template=r"undo:(?P<answer>yes|no):(?P<game>\d+):(?P<version>\d+)",
+    template=r"undo:(?P<answer>yes|no):(?P<game>\d{1,9}):(?P<version>\d{1,9})",
 ):
     """Approve or refuse another player's request to take back a move."""
 
@@ -197,17 +198,18 @@ def dm_view(table: Table, locale: str) -> discord.ui.View:
 
 
 def chooser_view(
-    table: Table, path: list[int], labels: list[str], locale: str, direct: bool = False
+    table: Table, token: int, path: list[int], labels: list[str], locale: str, direct: bool = False
 ) -> discord.ui.View:
     """Options as buttons when they fit, otherwise as select menus of 25; a Back button once something is chosen.
-    `direct`: the path already names one action, and the single button does it."""
+    `token` is the digest of the seat's choices the picker was drawn for (Table.choice_token). `direct`: the path
+    already names one action, and the single button does it."""
     view = discord.ui.View(timeout=None)
     prefix = encode_path(path)
     if direct:
-        view.add_item(ChoiceButton(table.id, table.version, prefix, _short(labels[0], 80)))
+        view.add_item(ChoiceButton(table.id, token, prefix, _short(labels[0], 80)))
     elif len(labels) <= MAX_BUTTONS:
         for index, label in enumerate(labels):
-            item = ChoiceButton(table.id, table.version, encode_path([*path, index]), _short(label, 80))
+            item = ChoiceButton(table.id, token, encode_path([*path, index]), _short(label, 80))
             item.row = index // 5
             view.add_item(item)
     else:
@@ -222,13 +224,13 @@ def chooser_view(
             placeholder = i18n.t("chooser.choose", locale)
             if len(labels) > OPTIONS_PER_SELECT:
                 placeholder = i18n.t("chooser.more", locale, start=start + 1, end=start + len(chunk))
-            select = ChoiceSelect(table.id, table.version, prefix, start, options, placeholder)
+            select = ChoiceSelect(table.id, token, prefix, start, options, placeholder)
             select.row = number
             view.add_item(select)
     if path and not direct:
         back = ChoiceButton(
             table.id,
-            table.version,
+            token,
             encode_path(path[:-1]),
             i18n.t("chooser.back", locale),
             discord.ButtonStyle.secondary,

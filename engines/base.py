@@ -145,6 +145,12 @@ class Engine(ABC):
         answers for them with `pass_action` once a short window passes, so a game never waits forever."""
         return []
 
+    def notice_stretch(self, state: State) -> str | None:
+        """A name for the stretch of play the game is in, for games where one wait follows another within a
+        round (Roll for the Galaxy's phases): the host tells each player once per stretch that they must act,
+        instead of at every new wait. None: every new wait is told."""
+        return None
+
     def pass_action(self, state: State, seat: int) -> Action | None:
         """The action that does nothing, where the rules allow one (what a missed deadline plays first)."""
         return next((a for a in self.legal_actions(state, seat) if a["type"] in PASS_TYPES), None)

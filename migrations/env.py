@@ -13,8 +13,12 @@ target_metadata = Base.metadata
 
 
 def run_offline() -> None:
-    context.configure(url=config.get_main_option("sqlalchemy.url"), target_metadata=target_metadata,
-                      literal_binds=True, render_as_batch=True)
+    context.configure(
+        url=config.get_main_option("sqlalchemy.url"),
+        target_metadata=target_metadata,
+        literal_binds=True,
+        render_as_batch=True,
+    )
     with context.begin_transaction():
         context.run_migrations()
 
@@ -35,7 +39,9 @@ async def run_online() -> None:
     engine = create_async_engine(config.get_main_option("sqlalchemy.url"))
     async with engine.connect() as connection:
         await connection.run_sync(_run_sync)
-        await connection.commit()  # the advisory lock opened the transaction, so alembic leaves committing to us
+        await (
+            connection.commit()
+        )  # the advisory lock opened the transaction, so alembic leaves committing to us
     await engine.dispose()
 
 

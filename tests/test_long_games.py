@@ -7,7 +7,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 from bot.db import make_engine, make_sessionmaker, migrate
-from bot.service import ACTIVE, ARCHIVED, EXPIRED, GameService, ServiceError
+from bot.service import ACTIVE, ARCHIVED, EXPIRED, GameService, ServiceError, only_passing
 from tests.lobbies import open_lobby
 
 
@@ -199,25 +199,34 @@ async def test_idle_games_are_archived_and_old_lobbies_expire(service, clock):
     assert (await service.close(table.id, ARCHIVED)).status == ARCHIVED
 
 
-async def test_a_reaction_window_closes_with_a_pass(service, clock):
-    """Talisman offers spells in other players' turns; unanswered, the host declines once the window closes."""
+async def test_reaction_windows_pass_quietly_or_wait_for_a_choice(service, clock):
+    """Talisman offers spells in other players' turns. A seat with nothing it could cast is passed after a short
+    delay; a seat with something castable keeps the window open for the server's window length."""
     await service.update_settings(7, reaction_window_minutes=5)
     lobby = await open_lobby(service, "talisman", guild_id=7, channel_id=70)
     for user in (101, 102):
         await service.join(lobby.id, user, f"P{user}")
     table = await service.start(lobby.id, 100)
-    for _ in range(400):  # play until someone is offered a reaction
-        if table.engine.reaction_seats(table.state):
+    seen: set[bool] = set()
+    for _ in range(3000):
+        if len(seen) == 2 or table.status != "active":
             break
-        seat = table.to_act()[0]
-        table = (
-            await service.act(table.id, 100 + seat, table.engine.bot_action(table.state, seat, table.version))
-        ).table
-    reacting = table.engine.reaction_seats(table.state)
-    assert reacting and table.engine.pass_action(table.state, reacting[0]) == {"type": "decline"}
-    clock.advance(4 / 60)
-    assert (await service.due(clock())).deadlines == []
-    clock.advance(2 / 60)
-    assert [(t.id, seat) for t, seat in (await service.due(clock())).deadlines] == [(table.id, reacting[0])]
-    result = await service.act_on_deadline(table.id, reacting[0])
-    assert result.action == {"type": "decline"}
+        reacting = table.engine.reaction_seats(table.state)
+        if not reacting:
+            seat = table.to_act()[0]
+            action = table.engine.bot_action(table.state, seat, table.version)
+            table = (await service.act(table.id, 100 + seat, action)).table
+            continue
+        seat = reacting[0]
+        passing_only = only_passing(table.engine, table.state, seat)
+        if passing_only not in seen:
+            seen.add(passing_only)
+            soon, late = (3 / 3600, 21 / 3600) if passing_only else (4 / 60, 6 / 60)
+            clock.advance(soon)
+            assert (await service.due(clock())).deadlines == []
+            clock.advance(late - soon)
+            assert [(t.id, s) for t, s in (await service.due(clock())).deadlines] == [(table.id, seat)]
+        result = await service.act_on_deadline(table.id, seat)
+        assert result.action == table.engine.pass_action(table.state, seat)
+        table = result.table
+    assert seen == {True, False}

@@ -55,6 +55,18 @@ class Game(Base):
     undo_request: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     # Set only for a demo (the built-in player in every seat): when the clock plays its next move.
     demo_move_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # Who must act now and since which version ({seat: version}): a seat is told (pinged, DM'd) once per entry.
+    acting: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict, server_default="{}")
+    # The outbox. Every commit records what Discord must come to show; the publisher brings Discord up to the
+    # newest version and then notes it here, so a crash or a Discord error in between loses nothing.
+    notes: Mapped[list[Any]] = mapped_column(JSON, default=list, server_default="[]")  # happenings to tell
+    shown_version: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    shown_acting: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict, server_default="{}")
+    publish_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    publish_attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    publish_problem: Mapped[str | None] = mapped_column(String(60))  # a permanent error already explained
+    # The next moment the clock must look at this game (reminder, deadline, window, archive, expiry, demo move).
+    due_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
 
     seats: Mapped[list[Seat]] = relationship(
         back_populates="game", order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin"
@@ -76,6 +88,10 @@ class Seat(Base):
     kick_votes: Mapped[list[Any]] = mapped_column(JSON, default=list)  # seats voting this seat out
     final_score: Mapped[float | None] = mapped_column(Float)
     won: Mapped[bool | None] = mapped_column(Boolean)
+    # The seat's private message: edited when the private view changes, replaced when it is their move again.
+    dm_channel_id: Mapped[int | None] = mapped_column(BigInteger)
+    dm_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    dm_view: Mapped[str | None] = mapped_column(String(32))  # digest of the private view that message shows
 
     @property
     def is_bot(self) -> bool:
@@ -116,6 +132,8 @@ class UserPrefs(Base):
     vacation: Mapped[bool] = mapped_column(Boolean, default=False)
     # The language of the user's last interaction (en, ko, es): Discord tells it only then; DMs need it later.
     locale: Mapped[str | None] = mapped_column(String(8))
+    # Which pings the user wants: "all", "turns" (only when it is their move) or "none".
+    pings: Mapped[str] = mapped_column(String(8), default="all", server_default="all")
 
 
 class GuildSettings(Base):

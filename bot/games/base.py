@@ -9,7 +9,7 @@ from typing import Any
 
 from bot import i18n
 from engines import get_engine
-from engines.base import Action, Event, View
+from engines.base import Action, Event, View, visible_to
 
 
 class GamePresenter:
@@ -57,6 +57,16 @@ class GamePresenter:
         return " · ".join([self.t(f"type.{action['type']}", locale), *params.values()])
 
     # --- telling what happened ------------------------------------------------------------------------------------
+
+    def confirmation(
+        self, action: Action, events: list[Event], names: list[str], view: View, locale: str, seat: int
+    ) -> str:
+        """The mover's "Done: …", told from the events the committed move caused (what the dice and places
+        really were), not from the picker's own labels."""
+        texts = [t for e in events if visible_to(e, seat) and (t := self.event_text(e, names, view, locale))]
+        return i18n.t(
+            "chooser.done", locale, action=" ".join(texts) or self.action_text(action, view, locale)
+        )
 
     def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
         key = f"event.{event['type']}"

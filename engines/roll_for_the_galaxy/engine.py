@@ -124,6 +124,13 @@ class RollForTheGalaxy(Engine):
             return list(state["shortage"]["waiting"])
         return [s for s in seats if not state["seats"][s]["task"]["done"]]
 
+    def notice_stretch(self, state: State) -> str | None:
+        """A round's assignment is one stretch and its phases another: players are told once for each, not
+        again at every phase."""
+        if state["stage"] in ("setup", "over"):
+            return None
+        return f"{state['round']}:{'assign' if state['stage'] == 'assign' else 'phases'}"
+
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
             return []

@@ -4,7 +4,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from bot.host import GameHost, Refusal, parse_options
+from bot.lobby import Refusal, check_hosting_allowed, parse_options
 
 
 def interaction(roles=(), channel=10, manager=False):
@@ -20,7 +20,7 @@ def settings(role=None, channels=()):
 
 
 def test_only_the_host_role_may_open_lobbies():
-    check = GameHost._check_hosting_allowed
+    check = check_hosting_allowed
     check(interaction(roles=[5]), settings(role=5), "en")
     check(interaction(manager=True), settings(role=5), "en")  # managers always may
     with pytest.raises(Refusal, match="<@&5>"):
@@ -28,7 +28,7 @@ def test_only_the_host_role_may_open_lobbies():
 
 
 def test_lobbies_only_in_the_chosen_channels():
-    check = GameHost._check_hosting_allowed
+    check = check_hosting_allowed
     check(interaction(channel=10), settings(channels=[10, 11]), "en")
     with pytest.raises(Refusal, match="<#10>"):
         check(interaction(channel=12), settings(channels=[10, 11]), "ko")

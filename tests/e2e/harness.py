@@ -16,7 +16,7 @@ from bot.settings import Settings
 from sandbox.model import Channel, Guild, Message, User
 from sandbox.server import DiscordSandbox
 
-HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-")
+HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "publish-recovery")
 
 
 class TestClock:
@@ -108,6 +108,12 @@ class Harness:
     def board_message(self, table: Table) -> Message:
         return self.sb.world.message(str(table.record.board_message_id))
 
+    @staticmethod
+    def token(table: Table, user: User) -> int:
+        """The picker token `user`'s components carry now (0 for someone without a seat)."""
+        seat = table.seat_of(int(user.id))
+        return 0 if seat is None else table.choice_token(seat)
+
     async def click(self, user: User, message: Message, custom_id: str) -> Any:
         result = await self.sb.click(user, message, custom_id)
         await self.idle()
@@ -139,7 +145,7 @@ class Harness:
             step = narrow(actions, path)
             if isinstance(step, Chosen):
                 if not path:  # the only thing to do: one button that does it
-                    await self.click(user, picker, f"mv:{table.id}:{table.version}:")
+                    await self.click(user, picker, f"mv:{table.id}:{table.choice_token(seat)}:")
                 break
             assert isinstance(step, Prompt)
             value = action.get(step.key)
@@ -149,13 +155,14 @@ class Harness:
 
     async def choose(self, user: User, picker: Message, table: Table, path: list[int]) -> None:
         text = ".".join(map(str, path))
-        button = f"mv:{table.id}:{table.version}:{text}"
+        token = table.choice_token(table.seat_of(int(user.id)))
+        button = f"mv:{table.id}:{token}:{text}"
         if picker.component(button) is not None:
             await self.click(user, picker, button)
             return
         parent = ".".join(map(str, path[:-1]))
         for select in picker.selects():
-            if select["custom_id"].startswith(f"mvs:{table.id}:{table.version}:{parent}:"):
+            if select["custom_id"].startswith(f"mvs:{table.id}:{token}:{parent}:"):
                 if any(o["value"] == str(path[-1]) for o in select["options"]):
                     await self.sb.select(user, picker, select["custom_id"], [str(path[-1])])
                     await self.idle()

@@ -90,7 +90,7 @@ async def test_a_whole_druids_game_with_refusals_dms_and_a_restart(tmp_path):
                 choices = await sb.autocomplete(user, thread, "play move", {"action": ""}, focused="action")
                 assert 0 < len(choices) <= 25
                 index = table.engine.legal_actions(table.state, seat).index(action)
-                result = await h.slash(user, thread, "play move", {"action": f"{table.version}:{index}"})
+                result = await h.slash(user, thread, "play move", {"action": f"{h.token(table, user)}:{index}"})
                 assert result.message.audience.kind == "ephemeral"
             else:
                 picker = await h.play_through_chooser(user, game_id, action)
@@ -171,7 +171,7 @@ async def test_bad_input_gets_a_clear_private_answer(tmp_path):
         thread = h.thread(table)
         garbled = await h.slash(alice, thread, "play move", {"action": "not-a-move"})
         assert "couldn't read" in garbled.message.text
-        outsider = await h.slash(dave, thread, "play move", {"action": f"{table.version}:0"})
+        outsider = await h.slash(dave, thread, "play move", {"action": f"{h.token(table, dave)}:0"})
         assert "not playing" in outsider.message.text
         stale = await h.slash(alice, thread, "play move", {"action": f"{table.version - 1}:0"})
         assert "out of date" in stale.message.text
@@ -209,7 +209,7 @@ async def test_several_games_in_one_channel_and_across_servers(tmp_path):
         index = table.engine.legal_actions(table.state, seat).index(
             table.engine.bot_action(table.state, seat, 1)
         )
-        await h.slash(alice, h.thread(table), "play move", {"action": f"{table.version}:{index}"})
+        await h.slash(alice, h.thread(table), "play move", {"action": f"{h.token(table, alice)}:{index}"})
         assert (await h.table(first)).version == table.version + 1
         assert (await h.table(second_id)).version == 1 and (await h.table(third_id)).version == 1
         mine = await h.slash(bob, h.games, "play mine")

@@ -22,7 +22,7 @@ async def move_by_command(h: Harness, game_id: int) -> None:
     user = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
     actions = table.engine.legal_actions(table.state, seat)
     index = actions.index(table.engine.bot_action(table.state, seat, table.version))
-    await h.slash(user, h.thread(table), "play move", {"action": f"{table.version}:{index}"})
+    await h.slash(user, h.thread(table), "play move", {"action": f"{h.token(table, user)}:{index}"})
 
 
 async def until_turn_dm(h: Harness, game_id: int, user: User) -> Message:

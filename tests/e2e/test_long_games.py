@@ -31,7 +31,7 @@ async def move_by_command(h: Harness, game_id: int) -> None:
     user = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
     actions = table.engine.legal_actions(table.state, seat)
     index = actions.index(table.engine.bot_action(table.state, seat, table.version))
-    await h.slash(user, h.thread(table), "play move", {"action": f"{table.version}:{index}"})
+    await h.slash(user, h.thread(table), "play move", {"action": f"{h.token(table, user)}:{index}"})
 
 
 async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
@@ -127,7 +127,7 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         index = table.engine.legal_actions(table.state, 0).index(
             {"type": "play_card", "card": gem, "place": 0}
         )
-        await h.slash(alice, thread, "play move", {"action": f"{table.version}:{index}"})
+        await h.slash(alice, thread, "play move", {"action": f"{h.token(table, alice)}:{index}"})
         undone = await h.slash(alice, thread, "play undo")
         assert "took back" in undone.message.text
         assert (await h.table(game_id)).state == table.state
@@ -137,7 +137,7 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
             await move_by_command(h, game_id)
         table = await h.table(game_id)
         draw = table.engine.legal_actions(table.state, 0).index({"type": "draw_gem"})
-        await h.slash(alice, thread, "play move", {"action": f"{table.version}:{draw}"})
+        await h.slash(alice, thread, "play move", {"action": f"{h.token(table, alice)}:{draw}"})
         await h.slash(alice, thread, "play undo")
         request = [
             m for m in h.sb.messages(thread) if m.interactive() and "undo:yes" in str(m.interactive())

@@ -69,7 +69,7 @@ async def pick(h: Harness, user: User, picker: Message, game_id: int, action: Ac
         path.append(step.values.index(action.get(step.key)))
         await h.choose(user, picker, table, path)
     if not path:  # the only thing to do: one button that does it
-        await h.click(user, picker, f"mv:{game_id}:{table.version}:")
+        await h.click(user, picker, f"mv:{game_id}:{h.token(table, user)}:")
 
 
 def last_dm_with_turn_button(h: Harness, user: User, game_id: int) -> Message | None:
@@ -112,7 +112,7 @@ async def test_a_four_player_game_with_private_assignments_by_dm(tmp_path):
 
         outsider = await h.click(dave, board, f"table:turn:{game_id}")
         assert outsider.message.audience.user_id == dave.id and "not playing" in outsider.message.text
-        typed = await h.slash(dave, thread, "play move", {"action": f"{table.version}:0"})
+        typed = await h.slash(dave, thread, "play move", {"action": f"{h.token(table, dave)}:0"})
         assert typed.message.audience.kind == "ephemeral" and "not playing" in typed.message.text
         assert (await h.table(game_id)).version == table.version
 
@@ -140,7 +140,7 @@ async def test_a_four_player_game_with_private_assignments_by_dm(tmp_path):
                     stale = (picker, user)
             else:
                 index = table.engine.legal_actions(table.state, seat).index(action)
-                done = await h.slash(user, thread, "play move", {"action": f"{table.version}:{index}"})
+                done = await h.slash(user, thread, "play move", {"action": f"{h.token(table, user)}:{index}"})
                 assert done.message.audience.kind == "ephemeral"
                 command_moves += 1
             moves += 1
@@ -246,7 +246,7 @@ async def test_a_whole_four_player_game_to_the_end(tmp_path):
                 assignments += 1
             else:
                 index = table.engine.legal_actions(table.state, seat).index(action)
-                await h.slash(user, thread, "play move", {"action": f"{table.version}:{index}"})
+                await h.slash(user, thread, "play move", {"action": f"{h.token(table, user)}:{index}"})
             moves += 1
             assert (await h.table(game_id)).version > table.version
             assert moves < 1000

@@ -47,7 +47,7 @@ async def human_move(h: Harness, game_id: int, move: int) -> tuple[User, Message
     picker = None
     if move % 3 == 2:
         index = actions.index(action)
-        result = await h.slash(user, h.thread(table), "play move", {"action": f"{table.version}:{index}"})
+        result = await h.slash(user, h.thread(table), "play move", {"action": f"{h.token(table, user)}:{index}"})
         assert result.message.audience.kind == "ephemeral" and result.message.audience.user_id == user.id
     else:
         picker = await h.play_through_chooser(user, game_id, action)
@@ -91,7 +91,7 @@ async def test_a_whole_four_player_game_with_people_and_bots(tmp_path):
         # A non-player is turned away, privately, from the picker and from /play move.
         outsider = await h.click(dave, board, f"table:turn:{game_id}")
         assert outsider.message.audience.user_id == dave.id and "not playing" in outsider.message.text
-        typed = await h.slash(dave, thread, "play move", {"action": f"{table.version}:0"})
+        typed = await h.slash(dave, thread, "play move", {"action": f"{h.token(table, dave)}:0"})
         assert typed.message.audience.user_id == dave.id and "not playing" in typed.message.text
         assert (await h.table(game_id)).version == table.version
 

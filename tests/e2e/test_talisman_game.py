@@ -76,7 +76,7 @@ async def play_by_picker(h: Harness, user, game_id: int, action: dict):
     opened = await h.click(user, h.board_message(table), f"table:turn:{game_id}")
     picker = opened.message
     assert picker is not None and picker.audience.kind == "ephemeral"
-    button = f"mv:{game_id}:{table.version}:"
+    button = f"mv:{game_id}:{h.token(table, user)}:"
     assert picker.component(button) is not None, picker.text
     await h.click(user, picker, button)
     return picker
@@ -102,7 +102,7 @@ async def test_a_whole_talisman_game_to_a_command_spell_victory(tmp_path):
         # Someone who is not playing is turned away, privately, and nothing changes.
         outsider = await h.click(erin, board, f"table:turn:{game_id}")
         assert outsider.message.audience.user_id == erin.id and "not playing" in outsider.message.text
-        typed = await h.slash(erin, thread, "play move", {"action": f"{table.version}:0"})
+        typed = await h.slash(erin, thread, "play move", {"action": f"{h.token(table, erin)}:0"})
         assert typed.message.audience.kind == "ephemeral" and "not playing" in typed.message.text
         assert (await h.table(game_id)).version == table.version
 
@@ -119,8 +119,7 @@ async def test_a_whole_talisman_game_to_a_command_spell_victory(tmp_path):
                     typing = {"action": ""}
                     choices = await sb.autocomplete(user, thread, "play move", typing, focused="action")
                     assert 0 < len(choices) <= 25 and all(0 < len(c["name"]) <= 100 for c in choices)
-                result = await h.slash(
-                    user, thread, "play move", {"action": f"{table.version}:{actions.index(action)}"}
+                result = await h.slash(user, thread, "play move", {"action": f"{h.token(table, user)}:{actions.index(action)}"}
                 )
                 assert result.message.audience.kind == "ephemeral"
             else:

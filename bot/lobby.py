@@ -1,0 +1,216 @@
+"""Lobbies: opening a game, joining, adding built-in players, starting, and demos that play themselves.
+
+A lobby's own message is edited by the click that changed it; once a game starts, the publisher opens its thread
+and shows the board, so a crash between the start and the thread loses nothing.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import i18n
+from bot.games import presenter
+from bot.service import ServiceError, Table
+from bot.ui import lobby_view
+
+if TYPE_CHECKING:
+    from bot.host import GameHost
+
+MAX_ECHO = 50  # characters of a user's own text repeated back in a refusal
+
+
+class Refusal(Exception):
+    """A request we turn down with a message to the user (already in words)."""
+
+
+class Lobby:
+    def __init__(self, host: GameHost) -> None:
+        self.host = host
+        self.service = host.service
+
+    async def new_lobby(
+        self, interaction: discord.Interaction, engine_name: str, options_text: str | None
+    ) -> None:
+        locale = i18n.norm(str(interaction.locale))
+        settings = await self.service.settings_for(interaction.guild_id)
+        if interaction.guild is not None:
+            check_hosting_allowed(interaction, settings, locale)
+        public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale, locale)
+        table = await self.service.create_lobby(
+            engine_name=engine_name,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            host_name=interaction.user.display_name,
+            locale=public_locale,
+            raw_options=parse_options(options_text, locale),
+        )
+        await interaction.response.send_message(
+            lobby_text(table),
+            view=lobby_view(table, public_locale),
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+        message = await interaction.original_response()
+        await self.service.set_messages(table.id, lobby_message_id=message.id)
+
+    async def start_demo(
+        self, interaction: discord.Interaction, engine_name: str, players: int | None, options: str | None
+    ) -> None:
+        """A game the built-in player plays in every seat, in its own thread (opened from this answer), one move
+        every few seconds; anyone can follow it, and the host or a server manager stops it with /play abandon."""
+        locale = i18n.norm(str(interaction.locale))
+        settings = await self.service.settings_for(interaction.guild_id)
+        if interaction.guild is not None:
+            check_hosting_allowed(interaction, settings, locale)
+        public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale, locale)
+        count = players or presenter(engine_name).engine.min_players
+        names = [i18n.t("bot.name", public_locale, number=n + 1) for n in range(count)]
+        seconds = self.host.demo_move_seconds
+        table = await self.service.create_demo(
+            engine_name=engine_name,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            locale=public_locale,
+            bot_names=names,
+            raw_options=parse_options(options, locale),
+            pace=timedelta(seconds=seconds),
+        )
+        title = table.engine.title(public_locale)
+        text = i18n.t(
+            "demo.started",
+            public_locale,
+            game=title,
+            id=table.id,
+            names=", ".join(names),
+            seconds=f"{seconds:g}",
+        )
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+        message = await interaction.original_response()
+        await self.service.set_messages(table.id, lobby_message_id=message.id)
+        await self.host.publisher.publish(table.id)
+
+    async def public_locale(self, guild_id: int | None, guild_locale: Any, fallback: str) -> str:
+        """Public posts use the server's chosen language, else the server's Discord language."""
+        settings = await self.service.settings_for(guild_id)
+        if settings.locale:
+            return settings.locale
+        return i18n.norm(str(guild_locale)) if guild_locale else fallback
+
+    async def lobby_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
+        user = interaction.user
+        if action == "join":
+            table = await self.service.join(game_id, user.id, user.display_name)
+        elif action == "bot":
+            current = await self.service.get(game_id)
+            number = sum(1 for seat in current.seats if seat.is_bot) + 1
+            name = i18n.t("bot.name", current.record.locale, number=number)
+            table = await self.service.add_bot(game_id, user.id, name)
+        elif action == "leave":
+            table = await self.service.leave(game_id, user.id)
+        elif action == "abandon":
+            table = await self.service.abandon(
+                game_id, user.id, is_manager=is_manager(interaction), by=user.display_name
+            )
+            text = i18n.t(
+                "lobby.abandoned",
+                table.record.locale,
+                game=table.engine.title(table.record.locale),
+                id=table.id,
+                user=user.display_name,
+            )
+            await interaction.response.edit_message(content=text, view=None)
+            return
+        elif action == "start":
+            await self.start(interaction, game_id)
+            return
+        else:
+            raise ServiceError("unknown_action")
+        await interaction.response.edit_message(
+            content=lobby_text(table), view=lobby_view(table, table.record.locale)
+        )
+
+    async def start(self, interaction: discord.Interaction, game_id: int) -> None:
+        """Deal the game (committed), say so, and let the publisher open the thread and show the board."""
+        table = await self.service.start(game_id, interaction.user.id)
+        locale = table.record.locale
+        starting = i18n.t("lobby.starting", locale, game=table.engine.title(locale), id=table.id)
+        if interaction.type == discord.InteractionType.component:  # the lobby's own Start button
+            await interaction.response.edit_message(content=f"{lobby_text(table)}\n\n{starting}", view=None)
+        else:
+            await interaction.response.send_message(starting, ephemeral=True)
+        await self.host.after_commit(table.id)
+
+    async def abandon(self, interaction: discord.Interaction, game_id: int) -> None:
+        user = interaction.user
+        table = await self.service.abandon(
+            game_id, user.id, is_manager=is_manager(interaction), by=user.display_name
+        )
+        text = i18n.t("game.abandoned", table.record.locale, user=user.display_name)
+        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+        await self.host.publisher.publish(table.id)
+
+
+def lobby_text(table: Table) -> str:
+    locale = table.record.locale
+    engine = table.engine
+    lines = [
+        f"**{i18n.t('lobby.title', locale, game=engine.title(locale), id=table.id)}**",
+        i18n.t("lobby.host", locale, host=table.names[0] if table.names else "?"),
+        i18n.t(
+            "lobby.players",
+            locale,
+            count=len(table.seats),
+            min=engine.min_players,
+            max=engine.max_players,
+            names=", ".join(table.names),
+        ),
+    ]
+    changed = {k: v for k, v in table.record.options.items() if v != _default(engine, k)}
+    if changed:
+        lines.append(
+            i18n.t("lobby.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items()))
+        )
+    if table.status == "lobby":
+        lines.append(i18n.t("lobby.hint", locale))
+    return "\n".join(lines)
+
+
+def parse_options(text: str | None, locale: str) -> dict[str, str]:
+    """'a=1, b=true' -> {'a': '1', 'b': 'true'}; engines validate the values."""
+    if not text or not text.strip():
+        return {}
+    options = {}
+    for part in text.replace(";", ",").split(","):
+        if not part.strip():
+            continue
+        name, sep, value = part.partition("=")
+        if not sep or not name.strip() or not value.strip():
+            shown = discord.utils.escape_markdown(part.strip()[:MAX_ECHO])
+            raise Refusal(i18n.t("error.malformed_options", locale, text=shown))
+        options[name.strip().lower()] = value.strip()
+    return options
+
+
+def check_hosting_allowed(interaction: discord.Interaction, settings: Any, locale: str) -> None:
+    role_id = settings.host_role_id
+    if role_id and not is_manager(interaction):
+        roles = {role.id for role in getattr(interaction.user, "roles", [])}
+        if role_id not in roles:
+            raise Refusal(i18n.t("error.host_role_needed", locale, role=f"<@&{role_id}>"))
+    allowed = [int(c) for c in settings.game_channel_ids]
+    if allowed and interaction.channel_id not in allowed:
+        channels = ", ".join(f"<#{c}>" for c in allowed)
+        raise Refusal(i18n.t("error.channel_not_allowed", locale, channels=channels))
+
+
+def is_manager(interaction: discord.Interaction) -> bool:
+    permissions = getattr(interaction, "permissions", None)
+    return bool(permissions and permissions.manage_guild)
+
+
+def _default(engine: Any, name: str) -> Any:
+    return next((o.default for o in engine.options if o.name == name), None)

@@ -1,0 +1,241 @@
+"""The move picker: an ephemeral message that narrows a seat's legal actions step by step, and `/play move`.
+
+A picker is out of date only when what its seat may do has changed (its components carry a digest of the seat's
+choices, `Table.choice_token`), so in a simultaneous phase one player's step leaves everyone else's picker working.
+A move is committed before anything is said; once committed, the mover is told it is done even if Discord fails
+to show the table afterwards (the publisher catches up).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from typing import TYPE_CHECKING, Any
+
+import discord
+
+from bot import i18n
+from bot.chooser import Chosen, PathError, Prompt, decode_path, narrow
+from bot.games import presenter
+from bot.service import ACTIVE, MoveResult, ServiceError, Table, choices
+from bot.ui import chooser_view
+from engines.base import IllegalAction, visible_to
+
+if TYPE_CHECKING:
+    from bot.host import GameHost
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+
+
+def _clip(text: str) -> str:
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+def _private_file(png: bytes) -> discord.File:
+    return discord.File(io.BytesIO(png), filename="private.png")
+
+
+class Picker:
+    def __init__(self, host: GameHost) -> None:
+        self.host = host
+        self.service = host.service
+
+    async def message(
+        self, table: Table, seat: int, path: list[int], locale: str, notes: list[str]
+    ) -> tuple[str, discord.ui.View | None]:
+        """What is chosen so far and what to choose next; with nothing to choose, who the game waits for."""
+        game = presenter(table.engine.name)
+        view_data = table.view(seat)
+        actions = choices(table, seat)
+        lines = list(notes)
+        if not actions:
+            lines.append(await self.waiting_line(table, seat, locale))
+            return _clip("\n".join(lines)), None
+        token = table.choice_token(seat)
+        step = narrow(actions, path)
+        status = game.status_text(view_data, table.names, locale)
+        if status:
+            lines.append(f"*{status}*")
+        if isinstance(step, Chosen):  # only one thing to do: one button that does it
+            label = game.action_text(step.action, view_data, locale)
+            return _clip("\n".join(lines)), chooser_view(table, token, path, [label], locale, direct=True)
+        if step.chosen:
+            chosen = ", ".join(
+                game.value_label(k, v, step.chosen, view_data, locale) for k, v in step.chosen.items()
+            )
+            lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
+        lines.append(f"**{game.prompt_text(step.key, locale)}**")
+        labels = [game.value_label(step.key, v, step.chosen, view_data, locale) for v in step.values]
+        return _clip("\n".join(lines)), chooser_view(table, token, path, labels, locale)
+
+    async def waiting_line(self, table: Table, seat: int, locale: str) -> str:
+        """Nothing to do: say who the game is waiting for, and how long a reaction window may last."""
+        if table.status != ACTIVE or table.state is None:
+            return i18n.t("error.game_not_running", locale)
+        reacting = [s for s in table.engine.reaction_seats(table.state) if s != seat]
+        if reacting:
+            window = (await self.service.settings_for(table.record.guild_id)).reaction_window_minutes
+            names = ", ".join(table.names[s] for s in reacting)
+            return i18n.t("chooser.waiting_reaction", locale, names=names, minutes=f"{window:g}")
+        waiting = [table.names[s] for s in table.to_act() if s != seat]
+        if waiting:
+            return i18n.t("chooser.waiting_for", locale, names=", ".join(waiting))
+        return i18n.t("chooser.not_your_turn", locale)
+
+    async def open(self, interaction: discord.Interaction, table: Table) -> None:
+        """'Take my turn': an ephemeral picker with the player's private view attached."""
+        locale = i18n.norm(str(interaction.locale))
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("not_a_player")
+        if table.status != ACTIVE:
+            raise ServiceError("game_not_running")
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        content, view = await self.message(table, seat, [], locale, [])
+        png = await self.host.private.private_png(table, seat, locale)
+        await interaction.followup.send(
+            content,
+            view=view or discord.utils.MISSING,
+            file=_private_file(png) if png else discord.utils.MISSING,
+            ephemeral=True,
+        )
+
+    async def choose(
+        self, interaction: discord.Interaction, game_id: int, token: int, path_text: str
+    ) -> None:
+        """A click in the picker: narrow the choice, or, once it names one action, play it. Acknowledged before
+        the game is read, so a busy moment delays the answer, not the acknowledgement."""
+        locale = i18n.norm(str(interaction.locale))
+        await interaction.response.defer()
+        table = await self.service.get(game_id)
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("not_a_player")
+        if table.status != ACTIVE or table.state is None:
+            await interaction.edit_original_response(
+                content=i18n.t("error.game_not_running", locale), view=None
+            )
+            return
+        actions = choices(table, seat)
+        if token != table.choice_token(seat):
+            await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
+            return
+        try:
+            step = narrow(actions, decode_path(path_text)) if actions else None
+        except PathError:
+            step = None
+        if step is None:
+            await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
+            return
+        if isinstance(step, Prompt):
+            content, view = await self.message(table, seat, decode_path(path_text), locale, [])
+            await interaction.edit_original_response(content=content, view=view)
+            return
+        await self.play(interaction, table, step, locale)
+
+    async def _restart(
+        self, interaction: discord.Interaction, table: Table, seat: int, locale: str, note: str
+    ) -> None:
+        content, view = await self.message(table, seat, [], locale, [note])
+        await interaction.edit_original_response(content=content, view=view)
+
+    async def play(self, interaction: discord.Interaction, table: Table, step: Chosen, locale: str) -> None:
+        """Apply the chosen action (the interaction is already deferred), then answer and publish."""
+        try:
+            result = await self.service.act(
+                table.id, interaction.user.id, step.action, expected_version=table.version
+            )
+        except (IllegalAction, ServiceError) as error:
+            fresh = await self.service.get(table.id)
+            seat = fresh.seat_of(interaction.user.id)
+            content, view = await self.message(
+                fresh, seat or 0, [], locale, [self.host.explain(error, locale, fresh)]
+            )
+            await interaction.edit_original_response(content=content, view=view)
+            return
+        await self.after_move(interaction, result, locale)
+
+    async def after_move(self, interaction: discord.Interaction, result: MoveResult, locale: str) -> None:
+        """The move is committed: tell the mover (whatever happens to the table's message), then publish."""
+        try:
+            await interaction.edit_original_response(**await self.confirmation(result, locale))
+        except discord.HTTPException as error:  # the mover's own message failed; the table still follows
+            log.info("could not answer the mover of game %s: %s", result.table.id, error)
+        await self.host.after_commit(result.table.id)
+
+    async def confirmation(self, result: MoveResult, locale: str) -> dict[str, Any]:
+        """The mover's picker after a committed move: what was done, in the words of the committed events, and
+        what they may do next."""
+        table = result.table
+        game = presenter(table.engine.name)
+        seat_view = table.view(result.seat)
+        notes = [game.confirmation(result.action, result.events, table.names, seat_view, locale, result.seat)]
+        for event in result.events:
+            if event.get("private") and visible_to(event, result.seat):
+                text = game.event_text(event, table.names, seat_view, locale)
+                if text:
+                    notes.append(text)
+        content, view = await self.message(table, result.seat, [], locale, notes)
+        edit: dict[str, Any] = {"content": content, "view": view}
+        png = (
+            await self.host.private.private_png(table, result.seat, locale)
+            if table.status == ACTIVE
+            else None
+        )
+        if png is not None:
+            edit["attachments"] = [_private_file(png)]
+        return edit
+
+    async def move_by_text(self, interaction: discord.Interaction, table: Table, value: str) -> None:
+        """/play move (already deferred): the autocomplete value is '<choice token>:<index into the choices>'."""
+        locale = i18n.norm(str(interaction.locale))
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("not_a_player")
+        if table.status != ACTIVE or table.state is None:
+            raise ServiceError("game_not_running")
+        try:
+            token_text, index_text = value.split(":", 1)
+            token, index = int(token_text), int(index_text)
+        except ValueError:
+            raise ServiceError("malformed_action") from None
+        actions = choices(table, seat)
+        if not actions:
+            raise IllegalAction("not_your_turn")
+        if token != table.choice_token(seat):
+            raise ServiceError("stale_plain")
+        if not 0 <= index < len(actions):
+            raise ServiceError("malformed_action")
+        try:
+            result = await self.service.act(
+                table.id, interaction.user.id, actions[index], expected_version=table.version
+            )
+        except (IllegalAction, ServiceError) as error:
+            # Another move got in first: this reply has no picker to refresh, so just say so.
+            if isinstance(error, ServiceError) and error.code == "stale":
+                error = ServiceError("stale_plain")
+            await interaction.followup.send(self.host.explain(error, locale, table), ephemeral=True)
+            return
+        await self.after_move(interaction, result, locale)
+
+    def action_choices(self, table: Table, user_id: int, typed: str, locale: str) -> list[tuple[str, str]]:
+        """Autocomplete for /play move: (label, value) pairs matching what the user typed."""
+        seat = table.seat_of(user_id)
+        if seat is None or table.state is None or table.status != ACTIVE:
+            return []
+        game = presenter(table.engine.name)
+        view_data = table.view(seat)
+        typed = typed.casefold().strip()
+        actions = choices(table, seat)
+        token = table.choice_token(seat)
+        out = []
+        for index, action in enumerate(actions):
+            label = game.action_text(action, view_data, locale)[:100]
+            if typed in label.casefold():
+                out.append((label, f"{token}:{index}"))
+            if len(out) == 25:
+                break
+        return out

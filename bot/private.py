@@ -1,0 +1,160 @@
+"""Private messages: each seat's hand and "your move", by DM, in the reader's own language.
+
+One DM per wait a seat is told about ("your move", with its private picture and a button to play); when only the
+seat's private view changes, that same message is edited (an edit notifies nobody), so the picture in the DMs is
+always current and a turn costs one notification.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import discord
+
+from bot import i18n
+from bot.drawing import Pictures
+from bot.games import presenter
+from bot.service import GameService, ServiceError, Table
+from bot.ui import dm_view
+
+log = logging.getLogger(__name__)
+
+LOOK_BACK = 5
+
+
+def version_mark(table: Table) -> str:
+    """Ends every board and private message: which version it shows, so a resent post can be recognised."""
+    return f"#{table.id}·v{table.version}"
+
+
+class PrivateMessages:
+    def __init__(self, client: discord.Client, service: GameService, pictures: Pictures) -> None:
+        self.client = client
+        self.service = service
+        self.pictures = pictures
+        # Languages heard in interactions whose saving is still under way (see remember_locale).
+        self._heard: dict[int, str] = {}
+
+    async def update(self, table: Table, told: set[int], unsure: bool = False) -> None:
+        """A new "your move" DM for each seat in `told`; for every other person, their DM edited if their private
+        view changed. `unsure`: a DM may have gone out before a crash, so look for it before sending again."""
+        game = presenter(table.engine.name)
+        seats = [s for s in table.seats if s.user_id is not None and not s.dms_closed]
+        if not game.has_private:
+            seats = [s for s in seats if s.seat in told]
+        locales = await self.reader_locales([s.user_id for s in seats], table.record.locale) if seats else {}
+        await asyncio.gather(*(self._update_seat(table, s, s.seat in told, locales, unsure) for s in seats))
+
+    async def _update_seat(
+        self, table: Table, row: Any, their_turn: bool, locales: dict[int, str], unsure: bool
+    ) -> None:
+        game = presenter(table.engine.name)
+        locale = locales[row.user_id]
+        png = await self.private_png(table, row.seat, locale)
+        digest = (
+            self.pictures.key(table.engine.name, row.seat, table.view(row.seat), [], "").hex()
+            if png
+            else None
+        )
+        if not their_turn and digest == row.dm_view:
+            return  # nothing new for them
+        title = game.title(locale)
+        mark = f"\n-# {version_mark(table)}"
+        file = discord.File(io.BytesIO(png), filename="private.png") if png else discord.utils.MISSING
+        try:
+            if not their_turn and row.dm_message_id:
+                text = i18n.t("game.dm_hand", locale, game=title, id=table.id)
+                message = self.client.get_partial_messageable(row.dm_channel_id).get_partial_message(
+                    row.dm_message_id
+                )
+                try:
+                    await message.edit(content=text + mark, attachments=[file], view=None)
+                    await self.service.remember_private_message(
+                        table.id, row.seat, row.dm_channel_id, row.dm_message_id, digest
+                    )
+                    return
+                except discord.NotFound:  # they deleted it: a new one below
+                    pass
+            channel = await self.client.create_dm(discord.Object(row.user_id))
+            if their_turn:
+                text = self._your_move_text(table, row.seat, locale)
+            else:
+                text = i18n.t("game.dm_hand", locale, game=title, id=table.id)
+            found = await _already_sent(channel, version_mark(table), self.client) if unsure else None
+            message = found or await channel.send(
+                text + mark, file=file, view=dm_view(table, locale) if their_turn else discord.utils.MISSING
+            )
+            await self.service.remember_private_message(table.id, row.seat, channel.id, message.id, digest)
+        except discord.Forbidden:  # DMs closed: said once in the thread; "My hand" still works
+            await self.service.set_dms_closed(table.id, row.user_id, True)
+            thread = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
+            try:
+                await thread.send(
+                    i18n.t("game.dm_closed", table.record.locale, mention=f"<@{row.user_id}>"),
+                    allowed_mentions=discord.AllowedMentions(users=[discord.Object(row.user_id)]),
+                )
+            except discord.Forbidden:
+                log.info("game %s: could not say that %s's DMs are closed", table.id, row.user_id)
+
+    def _your_move_text(self, table: Table, seat: int, locale: str) -> str:
+        title = presenter(table.engine.name).title(locale)
+        link = f"https://discord.com/channels/{table.record.guild_id or '@me'}/{table.record.thread_id}"
+        assert table.state is not None
+        if seat in table.engine.reaction_seats(table.state):
+            return i18n.t("game.dm_react", locale, game=title, id=table.id, link=link)
+        return i18n.t("game.dm_your_turn", locale, game=title, id=table.id, link=link)
+
+    async def private_png(self, table: Table, seat: int, locale: str) -> bytes | None:
+        """One seat's private image; drawn again only when what the seat sees has changed."""
+        game = presenter(table.engine.name)
+        if not game.has_private or table.state is None:
+            return None
+        return await self.pictures.get(table.engine.name, seat, table.view(seat), table.names, locale)
+
+    async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
+        """ "My hand" / `/play hand`: the asker's private picture, for their eyes only."""
+        locale = i18n.norm(str(interaction.locale))
+        seat = table.seat_of(interaction.user.id)
+        if seat is None:
+            raise ServiceError("not_a_player")
+        game = presenter(table.engine.name)
+        if not game.has_private or table.state is None:
+            raise ServiceError("no_private_info")
+        if not interaction.response.is_done():
+            await interaction.response.defer(ephemeral=True, thinking=True)
+        png = await self.private_png(table, seat, locale)
+        await interaction.followup.send(
+            i18n.t("game.dm_hand", locale, game=game.title(locale), id=table.id),
+            file=discord.File(io.BytesIO(png), filename="private.png") if png else discord.utils.MISSING,
+            ephemeral=True,
+        )
+
+    async def remember_locale(self, interaction: discord.Interaction) -> None:
+        """Discord tells us a user's language only when they interact: keep it for the DMs we send them later.
+        This runs for every interaction as it arrives, alongside its handler; until the write is done,
+        `_heard` lets the handler's own DMs (the starting host's, a substitute's) use it already."""
+        if interaction.type == discord.InteractionType.autocomplete:  # keystrokes: the command will tell
+            return
+        user_id, locale = interaction.user.id, i18n.norm(str(interaction.locale))
+        self._heard[user_id] = locale
+        try:
+            await self.service.remember_locale(user_id, locale)
+        finally:
+            if self._heard.get(user_id) == locale:
+                del self._heard[user_id]
+
+    async def reader_locales(self, user_ids: list[int], fallback: str) -> dict[int, str]:
+        """Each user's language for private messages: that of their last interaction, else `fallback`."""
+        known = await self.service.user_locales(user_ids)
+        known.update((user, self._heard[user]) for user in user_ids if user in self._heard)
+        return {user: known.get(user, fallback) for user in user_ids}
+
+
+async def _already_sent(channel: Any, mark: str, client: discord.Client) -> discord.Message | None:
+    async for message in channel.history(limit=LOOK_BACK):
+        if message.author.id == client.user.id and mark in message.content:
+            return message
+    return None

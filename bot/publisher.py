@@ -1,0 +1,346 @@
+"""The publisher: brings what Discord shows of a game up to its newest committed version.
+
+Every commit records in the game's row that Discord is behind (`publish_at`, and `notes` of what happened); this
+module catches Discord up — the thread, the board message, pings for whoever newly must act, private messages —
+and then marks the version shown. It runs after each commit, at start-up for everything still pending, and on
+the clock for retries, so a crash or a Discord error between any two steps loses nothing. Sending is idempotent:
+a board or private message whose sending may have gone through unseen (a restart, a timeout) is looked for in the
+channel's recent messages by its version mark before it is sent again.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import logging
+from typing import Any
+
+import aiohttp
+import discord
+
+from bot import i18n
+from bot.games import presenter
+from bot.lobby import lobby_text
+from bot.private import PrivateMessages, version_mark
+from bot.service import ACTIVE, EXPIRED, FINISHED, LOBBY, GameService, ServiceError, Table
+from bot.ui import board_view
+from engines.base import visible_to
+
+log = logging.getLogger(__name__)
+
+MAX_CONTENT = 2000
+RECENT_MOVES = 6
+LOOK_BACK = 10  # recent messages searched for a post that may have gone through unseen
+THREAD_LIMIT = 160006  # Discord: the server has as many active threads as it may
+THREAD_EXISTS = 160004  # Discord: this message already has a thread
+TRANSIENT = (discord.DiscordServerError, asyncio.TimeoutError, aiohttp.ClientError)
+
+
+class Permanent(Exception):
+    """Discord refused for a reason a retry cannot fix; `problem` names it for the players."""
+
+    def __init__(self, problem: str, permission: str = "") -> None:
+        super().__init__(problem)
+        self.problem = problem
+        self.permission = permission
+
+
+def clip(text: str) -> str:
+    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+
+
+class Publisher:
+    def __init__(
+        self, client: discord.Client, service: GameService, private: PrivateMessages, pictures
+    ) -> None:
+        self.client = client
+        self.service = service
+        self.private = private
+        self.pictures = pictures
+        self._locks: dict[int, asyncio.Lock] = {}
+        # Games whose last post may have reached Discord without our knowing (a restart, a timeout).
+        self.unsure: set[int] = set()
+
+    # --- when it runs ---------------------------------------------------------------------------------------------
+
+    async def publish(self, game_id: int) -> None:
+        """Bring Discord up to this game's newest committed version. Never raises: what fails is retried later or
+        explained in the channel."""
+        lock = self._locks.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            try:
+                table = await self.service.get(game_id)
+            except ServiceError:
+                return
+            if table.record.publish_at is None:
+                return  # shown already (a publish queued behind ours did the work)
+            try:
+                await self._show(table)
+            except Permanent as refusal:
+                await self._explain(table, refusal)
+            except TRANSIENT as error:
+                self.unsure.add(game_id)
+                when = await self.service.publish_later(game_id, table.record.publish_attempts)
+                log.warning("game %s: Discord failed (%r); trying again at %s", game_id, error, when)
+            except Exception:  # noqa: BLE001 — our own bug: log it, retry later, keep the other games going
+                log.exception("game %s: publishing failed", game_id)
+                await self.service.publish_later(game_id, max(table.record.publish_attempts, 6))
+
+    async def recover(self) -> None:
+        """At start-up: whatever was committed but not yet shown, whenever its retry was due."""
+        pending = await self.service.to_publish(None)
+        self.unsure.update(pending)
+        for game_id in pending:
+            await self.publish(game_id)
+
+    async def publish_due(self) -> None:
+        """The clock's part: retries whose time has come."""
+        for game_id in await self.service.to_publish(self.service.clock()):
+            await self.publish(game_id)
+
+    # --- showing one version --------------------------------------------------------------------------------------
+
+    async def _show(self, table: Table) -> None:
+        record = table.record
+        if record.status in (LOBBY, EXPIRED):
+            await self._show_lobby(table)
+        else:
+            if record.thread_id is None:
+                await self._open_thread(table)
+            if record.lobby_message_id and record.shown_version < 1 and record.demo_move_at is None:
+                await self._close_lobby(table)
+            await self._show_board(table)
+            if record.status == ACTIVE and record.demo_move_at is None:
+                await self.private.update(table, self._newly_told(table), unsure=table.id in self.unsure)
+        await self.service.shown(table)
+        self.unsure.discard(table.id)
+
+    async def _show_lobby(self, table: Table) -> None:
+        record = table.record
+        if not record.lobby_message_id:
+            return
+        text = lobby_text(table)
+        if record.status == EXPIRED:
+            text = f"{text}\n\n{i18n.t('game.lobby_expired', record.locale)}"
+        message = self.client.get_partial_messageable(record.channel_id).get_partial_message(
+            record.lobby_message_id
+        )
+        await _unless_gone(message.edit(content=clip(text), view=None))
+
+    async def _open_thread(self, table: Table) -> None:
+        """The game's own thread, from its lobby message; the channel itself when threads are off or not allowed."""
+        record = table.record
+        locale = record.locale
+        channel = self.client.get_channel(record.channel_id)
+        use_threads = (await self.service.settings_for(record.guild_id)).use_threads
+        thread_id = record.channel_id
+        if use_threads and isinstance(channel, discord.TextChannel) and record.lobby_message_id:
+            name = i18n.t("game.thread_name", locale, game=table.engine.title(locale), id=table.id)
+            try:
+                thread = await channel.get_partial_message(record.lobby_message_id).create_thread(name=name)
+                thread_id = thread.id
+            except discord.Forbidden:
+                await self._say(table, i18n.t("publish.no_thread_permission", locale, **_names(table)))
+            except discord.HTTPException as error:
+                if error.code == THREAD_EXISTS:  # made before a crash: a message's thread takes its id
+                    thread_id = record.lobby_message_id
+                elif error.code == THREAD_LIMIT:
+                    await self._say(table, i18n.t("publish.thread_limit", locale, **_names(table)))
+                else:
+                    raise
+        await self.service.set_messages(table.id, thread_id=thread_id)
+        record.thread_id = thread_id
+
+    async def _close_lobby(self, table: Table) -> None:
+        record = table.record
+        locale = record.locale
+        title = table.engine.title(locale)
+        if record.thread_id != record.channel_id:
+            started = i18n.t(
+                "lobby.started", locale, game=title, id=table.id, thread=f"<#{record.thread_id}>"
+            )
+        else:
+            started = i18n.t("lobby.started_here", locale, game=title, id=table.id)
+        message = self.client.get_partial_messageable(record.channel_id).get_partial_message(
+            record.lobby_message_id
+        )
+        await _unless_gone(message.edit(content=clip(f"{lobby_text(table)}\n\n{started}"), view=None))
+
+    def _newly_told(self, table: Table) -> set[int]:
+        """Seats held by people who must act now and have not been told about this wait."""
+        told = table.told
+        return {
+            seat
+            for seat, mark in table.acting.items()
+            if told.get(seat) != mark and table.user_at(seat) is not None
+        }
+
+    async def _show_board(self, table: Table) -> None:
+        record = table.record
+        game = presenter(table.engine.name)
+        locale = record.locale
+        channel = self.client.get_partial_messageable(record.thread_id or record.channel_id)
+        reacting = set(table.engine.reaction_seats(table.state)) if table.state is not None else set()
+        newly = self._newly_told(table) - reacting  # a chance to react is offered by DM, never announced
+        pinged = await self._pinged(table, newly)
+        demo = record.demo_move_at is not None
+        new_message = (
+            record.board_message_id is None or record.status == FINISHED or (bool(newly) and not demo)
+        )
+        if record.board_message_id is not None and record.shown_version >= record.version:
+            new_message = False  # a retry of a version already posted: edit it
+        content = await self.board_content(table, game, pinged, reacting)
+        png = await self.pictures.get(table.engine.name, None, table.view(None), table.names, locale)
+        view = board_view(table, locale, game.has_private) if record.status == ACTIVE and not demo else None
+        mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pinged])
+        old = record.board_message_id
+        if not new_message:
+            try:
+                await channel.get_partial_message(old).edit(
+                    content=content, attachments=[_file(png)], view=view, allowed_mentions=mentions
+                )
+                return
+            except discord.NotFound:  # someone deleted the board: post it again
+                pass
+        found = await self._already_posted(channel, table) if table.id in self.unsure else None
+        try:
+            message = found or await channel.send(
+                content, file=_file(png), view=view or discord.utils.MISSING, allowed_mentions=mentions
+            )
+        except discord.Forbidden:
+            in_thread = record.thread_id not in (None, record.channel_id)
+            needed = "Send Messages in Threads" if in_thread else "Send Messages"
+            raise Permanent("no_post_permission", f"{needed}, Attach Files") from None
+        await self.service.set_messages(table.id, board_message_id=message.id)
+        record.board_message_id = message.id
+        if (
+            old is not None and old != message.id
+        ):  # the previous board keeps its picture but loses its buttons
+            await _unless_gone(channel.get_partial_message(old).edit(view=None))
+
+    async def _pinged(self, table: Table, newly: set[int]) -> list[int]:
+        """Who the board mentions: people newly to act (unless they turned pings off), everyone at the end."""
+        if table.status == FINISHED:
+            players = [s.user_id for s in table.seats if s.user_id]
+            prefs = await self.service.ping_preferences(players)
+            followers = await self.service.spectators(table.id)
+            return [u for u in players if prefs[u] == "all"] + [u for u in followers if u not in players]
+        users = {table.user_at(s): s for s in newly}
+        prefs = await self.service.ping_preferences([u for u in users if u])
+        muted = {s.user_id for s in table.seats if not s.pings}
+        return [u for u in users if u and prefs[u] != "none" and u not in muted]
+
+    async def _already_posted(self, channel: Any, table: Table) -> discord.Message | None:
+        """A board for this version that went up before a crash or a lost answer; stray boards lose buttons."""
+        found = None
+        mark = version_mark(table)
+        async for message in channel.history(limit=LOOK_BACK):
+            if message.author.id != self.client.user.id:
+                continue
+            if mark in message.content and found is None:
+                found = message
+            elif message.components and f"#{table.id}·v" in message.content:
+                await _unless_gone(message.edit(view=None))
+        return found
+
+    async def board_content(self, table: Table, game: Any, pinged: list[int], reacting: set[int]) -> str:
+        """Recent public happenings, the host's notes, and who must act now."""
+        record = table.record
+        locale = record.locale
+        public_view = table.view(None) if table.state is not None else {}
+        lines: list[str] = []
+        if table.state is not None:
+            for move in await self.service.moves(table.id, limit=RECENT_MOVES):
+                for event in move.events:
+                    if visible_to(event, None):
+                        text = game.event_text(event, table.names, public_view, locale)
+                        if text:
+                            lines.append(f"• {text}")
+        lines = lines[-12:] + [f"• {self.note_text(table, note)}" for note in record.notes or []]
+        status = game.status_text(public_view, table.names, locale) if table.state is not None else ""
+        header = f"**{game.title(locale)} #{table.id}**" + (f" — {status}" if status else "")
+        parts = [header, *lines]
+        if table.status == FINISHED:
+            mentions = " ".join(f"<@{u}>" for u in pinged)
+            parts += ["", outcome_text(table), mentions]
+        elif table.status == ACTIVE and table.to_act():
+            parts += ["", await self.waiting_text(table, pinged, reacting)]
+        return clip("\n".join(p for p in parts if p is not None) + f"\n-# {version_mark(table)}")
+
+    async def waiting_text(self, table: Table, pinged: list[int], reacting: set[int]) -> str:
+        """Who the game waits for: mentions for those pinged, names for the rest; a reaction window says how long
+        it stays open (the same words whether or not the seat has anything to cast)."""
+        locale = table.record.locale
+        if reacting:
+            window = (await self.service.settings_for(table.record.guild_id)).reaction_window_minutes
+            names = ", ".join(table.names[s] for s in sorted(reacting))
+            return i18n.t("game.waiting_reaction", locale, names=names, minutes=f"{window:g}")
+        mentions = " ".join(
+            f"<@{user}>" if (user := table.user_at(seat)) in pinged else table.names[seat]
+            for seat in table.to_act()
+        )
+        return i18n.t("game.to_act", locale, mentions=mentions, **_names(table))
+
+    def note_text(self, table: Table, note: dict[str, Any]) -> str:
+        """A happening the service noted with the change (someone left, a deadline move, …), in words."""
+        locale = table.record.locale
+        params = dict(note.get("params", {}))
+        if isinstance(params.get("action"), dict) and table.state is not None:
+            params["action"] = presenter(table.engine.name).action_text(
+                params["action"], table.view(None), locale
+            )
+        return i18n.t(note["key"], locale, **params)
+
+    # --- when Discord says no -------------------------------------------------------------------------------------
+
+    async def _say(self, table: Table, text: str) -> None:
+        """Tell the game's channel about a problem; if even that is refused, its host by DM."""
+        try:
+            await self.client.get_partial_messageable(table.record.channel_id).send(
+                clip(text), allowed_mentions=discord.AllowedMentions.none()
+            )
+        except discord.Forbidden:
+            try:
+                dm = await self.client.create_dm(discord.Object(table.record.host_id))
+                await dm.send(clip(text))
+            except discord.HTTPException:
+                log.warning("game %s: nobody could be told: %s", table.id, text)
+
+    async def _explain(self, table: Table, refusal: Permanent) -> None:
+        if table.record.publish_problem != refusal.problem:
+            text = i18n.t(
+                f"publish.{refusal.problem}",
+                table.record.locale,
+                permission=refusal.permission,
+                channel=f"<#{table.record.thread_id or table.record.channel_id}>",
+                **_names(table),
+            )
+            await self._say(table, text)
+        await self.service.publish_later(table.id, table.record.publish_attempts, refusal.problem)
+
+
+def outcome_text(table: Table) -> str:
+    locale = table.record.locale
+    assert table.state is not None
+    outcome = table.engine.outcome(table.state)
+    assert outcome is not None
+    winners = ", ".join(table.names[s] for s in outcome.winners)
+    scores = ", ".join(f"{name} {score}" for name, score in zip(table.names, outcome.scores, strict=True))
+    over = i18n.t("game.over", locale, winners=winners, game=table.engine.title(locale), id=table.id)
+    return f"🏆 {over}\n{i18n.t('game.scores', locale, scores=scores)}"
+
+
+def _names(table: Table) -> dict[str, Any]:
+    return {"game": table.engine.title(table.record.locale), "id": table.id}
+
+
+def _file(png: bytes) -> discord.File:
+    return discord.File(io.BytesIO(png), filename="board.png")
+
+
+async def _unless_gone(edit: Any) -> None:
+    """An edit of a message someone may have deleted, or that Discord refuses to change: not worth stopping for."""
+    try:
+        await edit
+    except (discord.NotFound, discord.Forbidden) as error:
+        log.info("edit skipped: %s", error)
