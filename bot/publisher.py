@@ -284,7 +284,7 @@ class Publisher:
     def note_text(self, table: Table, note: dict[str, Any]) -> str:
         """A happening the service noted with the change (someone left, a deadline move, …), in words."""
         locale = table.record.locale
-        params = dict(note.get("params", {}))
+        params = {**_names(table), **note.get("params", {})}
         if isinstance(params.get("action"), dict) and table.state is not None:
             params["action"] = presenter(table.engine.name).action_text(
                 params["action"], table.view(None), locale

@@ -343,7 +343,10 @@ class GameService:
                 record.version = 1
                 record.waiting_since = self.clock()
                 record.acting = _stored(acting_after(engine, state, {}, 1))
-                await self._touch(session, record, publish=True)
+                names = ", ".join(
+                    f"{s.seat + 1}. {s.display_name}" for s in sorted(record.seats, key=lambda s: s.seat)
+                )
+                await self._touch(session, record, publish=True, note=("game.welcome", {"names": names}))
             return await self.get(game_id)
 
     async def abandon(self, game_id: int, user_id: int, is_manager: bool, by: str = "") -> Table:

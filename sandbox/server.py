@@ -171,6 +171,33 @@ class Injected429:
     hits: list[str] = field(default_factory=list)
 
 
+@dataclass
+class InjectedFault:
+    """The next `remaining` matching requests fail with this status and Discord error code."""
+
+    method: str
+    path_pattern: re.Pattern[str]
+    remaining: int
+    status: int
+    code: int
+    message: str
+    hits: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Hold:
+    """Matching requests wait for `release`: before the sandbox handles them ("before": nothing happens in the
+    world yet) or after, with the answer held back ("after": done, but the bot has not heard). `arrived` is set
+    when the first one gets there, so a test can kill the bot at exactly that point."""
+
+    method: str
+    path_pattern: re.Pattern[str]
+    stage: str
+    arrived: asyncio.Event = field(default_factory=asyncio.Event)
+    release: asyncio.Event = field(default_factory=asyncio.Event)
+    hits: list[str] = field(default_factory=list)
+
+
 def point_discord_at(base_url: str) -> Callable[[], None]:
     """Redirect discord.py to a sandbox at `base_url` (e.g. "http://127.0.0.1:8765"), in this process.
 
@@ -230,6 +257,8 @@ class DiscordSandbox:
         self._by_token: dict[str, InteractionRecord] = {}
         self._time_offset = 0.0
         self._429s: list[Injected429] = []
+        self._faults: list[InjectedFault] = []
+        self._holds: list[Hold] = []
         self._waiters: list[tuple[Callable[[Message], bool], asyncio.Future[Message]]] = []
         self._feeds: set[asyncio.Queue[dict[str, Any]]] = set()
         self._runner: web.AppRunner | None = None
@@ -429,6 +458,23 @@ class DiscordSandbox:
         self._429s.append(rule)
         return rule
 
+    def inject_fault(
+        self, method: str, path: str, status: int, *, code: int = 0, message: str = "", count: int = 1
+    ) -> InjectedFault:
+        """Answer the next `count` requests with this method whose API path matches the regex `path` with an
+        error, as Discord would: 5xx for an outage, 403 with code 50013 for a missing permission, and so on."""
+        text = message or {403: "Missing Permissions", 503: "Service Unavailable"}.get(status, "Error")
+        fault = InjectedFault(method.upper(), re.compile(path), count, status, code, text)
+        self._faults.append(fault)
+        return fault
+
+    def hold(self, method: str, path: str, stage: str = "before") -> Hold:
+        """Hold matching requests until the returned Hold's `release` is set (see Hold)."""
+        assert stage in ("before", "after")
+        rule = Hold(method.upper(), re.compile(path), stage)
+        self._holds.append(rule)
+        return rule
+
     def bot_violations(self) -> list[Violation]:
         return [v for v in self.violations if v.actor == "bot"]
 
@@ -466,6 +512,34 @@ class DiscordSandbox:
                 if rule.is_global:
                     resp.headers["X-RateLimit-Global"] = "true"
                 return resp
+            fault = next(
+                (
+                    f
+                    for f in self._faults
+                    if f.remaining > 0 and f.method == request.method and f.path_pattern.search(request.path)
+                ),
+                None,
+            )
+            if fault is not None:
+                fault.remaining -= 1
+                fault.hits.append(request.path)
+                return json_response({"message": fault.message, "code": fault.code}, status=fault.status)
+        hold = next(
+            (
+                h
+                for h in self._holds
+                if api
+                and not h.release.is_set()
+                and h.method == request.method
+                and h.path_pattern.search(request.path)
+            ),
+            None,
+        )
+        if hold is not None:
+            hold.hits.append(request.path)
+            if hold.stage == "before":
+                hold.arrived.set()
+                await hold.release.wait()
         try:
             response: web.StreamResponse = await handler(request)
         except DiscordError as err:
@@ -490,6 +564,9 @@ class DiscordSandbox:
             response = json_response({"message": detail, "code": 0}, status=400)
         if api:
             self._ratelimit_headers(request, response)
+        if hold is not None and hold.stage == "after":
+            hold.arrived.set()
+            await hold.release.wait()
         return response
 
     def _ratelimit_headers(

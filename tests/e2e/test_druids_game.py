@@ -90,7 +90,9 @@ async def test_a_whole_druids_game_with_refusals_dms_and_a_restart(tmp_path):
                 choices = await sb.autocomplete(user, thread, "play move", {"action": ""}, focused="action")
                 assert 0 < len(choices) <= 25
                 index = table.engine.legal_actions(table.state, seat).index(action)
-                result = await h.slash(user, thread, "play move", {"action": f"{h.token(table, user)}:{index}"})
+                result = await h.slash(
+                    user, thread, "play move", {"action": f"{h.token(table, user)}:{index}"}
+                )
                 assert result.message.audience.kind == "ephemeral"
             else:
                 picker = await h.play_through_chooser(user, game_id, action)

@@ -47,7 +47,9 @@ async def human_move(h: Harness, game_id: int, move: int) -> tuple[User, Message
     picker = None
     if move % 3 == 2:
         index = actions.index(action)
-        result = await h.slash(user, h.thread(table), "play move", {"action": f"{h.token(table, user)}:{index}"})
+        result = await h.slash(
+            user, h.thread(table), "play move", {"action": f"{h.token(table, user)}:{index}"}
+        )
         assert result.message.audience.kind == "ephemeral" and result.message.audience.user_id == user.id
     else:
         picker = await h.play_through_chooser(user, game_id, action)

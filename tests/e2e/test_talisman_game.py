@@ -119,7 +119,8 @@ async def test_a_whole_talisman_game_to_a_command_spell_victory(tmp_path):
                     typing = {"action": ""}
                     choices = await sb.autocomplete(user, thread, "play move", typing, focused="action")
                     assert 0 < len(choices) <= 25 and all(0 < len(c["name"]) <= 100 for c in choices)
-                result = await h.slash(user, thread, "play move", {"action": f"{h.token(table, user)}:{actions.index(action)}"}
+                result = await h.slash(
+                    user, thread, "play move", {"action": f"{h.token(table, user)}:{actions.index(action)}"}
                 )
                 assert result.message.audience.kind == "ephemeral"
             else:

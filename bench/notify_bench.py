@@ -1,0 +1,149 @@
+"""Attention spent per turn: pings, DMs and new thread messages, for every game, through the real bot and the
+loopback server.
+
+Three people play (the built-in player chooses their moves, submitted through the service like a click would be);
+after every move the real publisher shows it. We count what Discord users would notice: mentions that notify,
+new direct messages, and new messages in the game's thread (edits notify nobody and are not counted).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import tempfile
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+
+GAMES = ("druids", "roll_player", "roll_for_the_galaxy", "talisman")
+PLAYERS = ("alice", "bob", "dave")  # Carol's DMs are closed in the harness; these three all get DMs
+
+
+@dataclass
+class Step:
+    """What one move made Discord do."""
+
+    acting_before: set[int]
+    acting_after: set[int]
+    round: int | None
+    thread_posts: int
+    pings: Counter = field(default_factory=Counter)  # seat -> notifying mentions
+    dms: Counter = field(default_factory=Counter)  # seat -> new direct messages
+
+
+@dataclass
+class Playthrough:
+    game: str
+    steps: list[Step]
+    start: Step
+
+    def turn_changes(self) -> int:
+        return sum(1 for s in self.steps if s.acting_after - s.acting_before)
+
+    def per_turn(self, what: str) -> float:
+        total = sum(sum(getattr(s, what).values()) if what != "thread_posts" else s.thread_posts for s in self.steps)
+        return total / max(1, self.turn_changes())
+
+    def per_round(self) -> dict[int, dict[str, Counter | int]]:
+        """Roll for the Galaxy: each round's pings and DMs per seat and its new thread messages."""
+        rounds: dict[int, dict] = {}
+        for step in self.steps:
+            if step.round is None:
+                continue
+            entry = rounds.setdefault(step.round, {"pings": Counter(), "dms": Counter(), "posts": 0})
+            entry["pings"].update(step.pings)
+            entry["dms"].update(step.dms)
+            entry["posts"] += step.thread_posts
+        return rounds
+
+
+async def play(h, game: str, seed: int, moves: int) -> Playthrough:
+    """Open, start and play `moves` moves of `game` with the harness's people; count what each move sent."""
+    sb = h.sb
+    users = [h.users[name] for name in PLAYERS]
+    lobby = (await h.slash(users[0], h.games, "play new", {"game": game})).message
+    game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+    for user in users[1:]:
+        await h.click(user, lobby, f"lobby:join:{game_id}")
+    seat_of = {u.id: n for n, u in enumerate(users)}
+    before = _snapshot(sb, users)
+    await h.click(users[0], lobby, f"lobby:start:{game_id}")
+    table = await h.table(game_id)
+    thread = h.thread(table)
+    start = _step(sb, users, seat_of, thread, before, set(), set(table.to_act()), _round(table))
+    steps = []
+    for number in range(moves):
+        if table.status != "active":
+            break
+        seat = table.to_act()[0]
+        action = table.engine.bot_action(table.state, seat, seed + number)
+        before = _snapshot(sb, users, thread)
+        acting_before = set(table.to_act())
+        result = await h.service.act(game_id, int(users[seat].id), action)
+        await h.bot.host.after_commit(game_id)
+        table = result.table
+        steps.append(_step(sb, users, seat_of, thread, before, acting_before, set(table.to_act()), _round(table)))
+    return Playthrough(game, steps, start)
+
+
+def _round(table) -> int | None:
+    return table.state.get("round") if table.engine.name == "roll_for_the_galaxy" else None
+
+
+def _snapshot(sb, users, thread=None) -> tuple[set[str], dict[str, int]]:
+    posts = {m.id for m in sb.messages(thread)} if thread is not None else set()
+    return posts, {u.id: len(sb.dms(u)) for u in users}
+
+
+def _step(sb, users, seat_of, thread, before, acting_before, acting_after, round_) -> Step:
+    posts, dms = before
+    new_posts = [m for m in sb.messages(thread) if m.id not in posts and m.audience.kind == "public"]
+    step = Step(acting_before, acting_after, round_, len(new_posts))
+    for message in new_posts:
+        for user_id in message.pinged_ids:
+            if user_id in seat_of:
+                step.pings[seat_of[user_id]] += 1
+    for user in users:
+        grown = len(sb.dms(user)) - dms[user.id]
+        if grown:
+            step.dms[seat_of[user.id]] += grown
+    return step
+
+
+async def measure(folder: Path, moves: int, seed: int = 1) -> list[Playthrough]:
+    from tests.e2e.harness import harness
+
+    out = []
+    for game in GAMES:
+        async with harness(folder / game) as h:
+            out.append(await play(h, game, seed, moves))
+    return out
+
+
+def run(moves: int = 150) -> list[Playthrough]:
+    with tempfile.TemporaryDirectory() as folder:
+        root = Path(folder)
+        for game in GAMES:
+            (root / game).mkdir()
+        results = asyncio.run(measure(root, moves))
+    print("\n## Attention per turn (3 people, built-in choices, real publisher)")
+    print("| game | moves | turn changes | pings / turn | DMs / turn | new thread messages / turn |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for p in results:
+        print(
+            f"| {p.game} | {len(p.steps)} | {p.turn_changes()} | {p.per_turn('pings'):.2f} | "
+            f"{p.per_turn('dms'):.2f} | {p.per_turn('thread_posts'):.2f} |"
+        )
+    galaxy = next(p for p in results if p.game == "roll_for_the_galaxy")
+    rounds = galaxy.per_round()
+    if rounds:
+        most_pings = [max(r["pings"].values(), default=0) for r in rounds.values()]
+        most_dms = [max(r["dms"].values(), default=0) for r in rounds.values()]
+        posts = [r["posts"] for r in rounds.values()]
+        print(
+            f"Roll for the Galaxy, {len(rounds)} rounds: most pings one player got in a round "
+            f"{max(most_pings)} (median {statistics.median(most_pings):g}; goal ≤ 2), most DMs {max(most_dms)} "
+            f"(median {statistics.median(most_dms):g}; goal ≤ 3), new thread messages per round at most "
+            f"{max(posts)} (median {statistics.median(posts):g}; goal ≤ 3)"
+        )
+    return results

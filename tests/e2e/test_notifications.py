@@ -1,0 +1,41 @@
+"""The notification policy, counted through the real bot: a person is pinged when they newly must act, never on a
+mere refresh; a step that leaves others still choosing edits the one board and tells nobody; Roll for the Galaxy
+keeps within its budget of pings, DMs and thread messages per round."""
+
+from __future__ import annotations
+
+import pytest
+
+from bench.notify_bench import GAMES, play
+from tests.e2e.harness import harness
+
+pytestmark = pytest.mark.e2e
+
+
+@pytest.mark.parametrize("game", GAMES)
+async def test_pings_dms_and_posts_follow_the_policy(tmp_path, game):
+    async with harness(tmp_path) as h:
+        run = await play(h, game, seed=3, moves=70 if game == "roll_for_the_galaxy" else 40)
+    assert run.steps, "no move was played"
+    # Whoever must act first is told: pinged on the board, or by DM when it is a chance to react.
+    assert set(run.start.pings) <= run.start.acting_after and run.start.acting_after <= set(run.start.dms)
+    assert set(run.start.dms) >= run.start.acting_after and set(run.start.dms.values()) == {1}  # one DM each
+    for step in run.steps:
+        newly = step.acting_after - step.acting_before
+        assert set(step.pings) <= step.acting_after, step  # only those who must act are pinged
+        assert all(count == 1 for count in step.pings.values()), step
+        assert set(step.dms) <= step.acting_after, step  # new DMs only for a new wait (else an edit)
+        if not newly:  # nobody new must act: the board is edited; nobody is pinged or DM'd
+            assert step.thread_posts == 0 and not step.pings and not step.dms, step
+        assert step.thread_posts <= 1, step
+    if game == "roll_for_the_galaxy":
+        rounds = run.per_round()
+        complete = sorted(rounds)[1:-1]  # the first and last rounds seen may be partial
+        assert complete, rounds
+        for number in complete:
+            entry = rounds[number]
+            assert max(entry["pings"].values(), default=0) <= 2, (number, entry)
+            assert max(entry["dms"].values(), default=0) <= 3, (number, entry)
+            assert entry["posts"] <= 3, (number, entry)
+        readies = [s for s in run.steps if s.acting_after < s.acting_before]
+        assert readies, "a simultaneous phase where one player finished before the others"

@@ -1,0 +1,144 @@
+"""What is committed reaches the table even when Discord fails: 5xx and 429 are retried, a missing permission is
+explained in the channel, and the mover is told the truth about their move."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.harness import Harness, harness
+
+pytestmark = pytest.mark.e2e
+
+
+async def started_druids(h: Harness, players=("alice", "bob")) -> int:
+    alice = h.users["alice"]
+    lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
+    game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+    for name in players[1:]:
+        await h.click(h.users[name], lobby, f"lobby:join:{game_id}")
+    await h.click(alice, lobby, f"lobby:start:{game_id}")
+    return game_id
+
+
+async def first_move(h: Harness, game_id: int):
+    """The seat to act plays the first of its legal actions through the picker; returns (user, picker)."""
+    table = await h.table(game_id)
+    seat = table.to_act()[0]
+    user = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
+    action = table.engine.legal_actions(table.state, seat)[0]
+    return user, await h.play_through_chooser(user, game_id, action)
+
+
+async def play_until_turn_changes(h: Harness, game_id: int):
+    """Moves until the seat to act changes; returns the last mover and their picker."""
+    first = (await h.table(game_id)).to_act()
+    while True:
+        user, picker = await first_move(h, game_id)
+        if (await h.table(game_id)).to_act() != first:
+            return user, picker
+
+
+def boards(h: Harness, table) -> list:
+    """The board posts in the game's thread (not the pickers' private pictures)."""
+    return [
+        m
+        for m in h.sb.messages(h.thread(table))
+        if m.audience.kind == "public" and any(a.filename == "board.png" for a in m.attachments)
+    ]
+
+
+def thread_path(table) -> str:
+    return rf"/channels/{table.record.thread_id}/messages$"
+
+
+async def test_a_failed_board_post_is_retried_and_the_mover_is_told_it_is_done(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await started_druids(h)
+        table = await h.table(game_id)
+        bob = h.users["bob"]
+        boards_before = boards(h, table)
+        dms_before = len(h.sb.dms(bob))
+        fault = h.sb.inject_fault("POST", thread_path(table), 503, count=10)
+        mover, picker = await play_until_turn_changes(h, game_id)
+        assert fault.hits, "the board post was attempted"
+        # The move is committed and the mover hears so, not "unchanged".
+        assert "Done" in picker.text and "unchanged" not in picker.text
+        after = await h.table(game_id)
+        assert after.version > table.version and after.record.shown_version < after.version
+        assert after.record.publish_at is not None
+        assert boards(h, after) == boards_before
+        # Discord recovers; the clock's retry shows the newest board, pings Bob once and DMs him once.
+        fault.remaining = 0
+        h.clock.advance(10 / 3600)
+        await h.tick()
+        after = await h.table(game_id)
+        assert after.record.shown_version == after.version and after.record.publish_at is None
+        posted = boards(h, after)
+        assert len(posted) == len(boards_before) + 1
+        assert posted[-1].pinged_ids == [bob.id] and f"v{after.version}" in posted[-1].text
+        assert len(h.sb.dms(bob)) == dms_before + 1
+        await h.tick()  # nothing more to do: nothing more is sent
+        assert len(boards(h, after)) == len(posted)
+
+
+async def test_a_rate_limited_board_is_retried_at_once(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await started_druids(h)
+        table = await h.table(game_id)
+        limited = h.sb.inject_429("POST", thread_path(table), count=1, retry_after=0.05)
+        await play_until_turn_changes(h, game_id)
+        after = await h.table(game_id)
+        assert limited.hits and after.record.shown_version == after.version
+        assert f"v{after.version}" in h.board_message(after).text
+
+
+async def test_without_thread_permission_the_game_is_played_in_the_channel_and_says_why(tmp_path):
+    async with harness(tmp_path) as h:
+        h.sb.inject_fault("POST", r"/messages/\d+/threads$", 403, code=50013, count=5)
+        game_id = await started_druids(h)
+        table = await h.table(game_id)
+        assert str(table.record.thread_id) == h.games.id
+        said = [m.text for m in h.sb.messages(h.games) if "Create Public Threads" in m.text]
+        assert len(said) == 1
+        board = h.board_message(table)
+        assert board.channel_id == h.games.id and board.attachments
+        assert h.users["alice"].id in board.pinged_ids
+
+
+async def test_without_permission_to_post_the_channel_is_told_once_and_the_game_catches_up(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await started_druids(h)
+        table = await h.table(game_id)
+        denied = h.sb.inject_fault("POST", thread_path(table), 403, code=50013, count=100)
+        mover, picker = await play_until_turn_changes(h, game_id)
+        assert "Done" in picker.text
+        explained = [m for m in h.sb.messages(h.games) if "Send Messages in Threads" in m.text]
+        assert len(explained) == 1
+        h.clock.advance(11 / 60)
+        await h.tick()  # still refused: not said again
+        assert len([m for m in h.sb.messages(h.games) if "Send Messages in Threads" in m.text]) == 1
+        denied.remaining = 0  # the permission is granted
+        h.clock.advance(11 / 60)
+        await h.tick()
+        after = await h.table(game_id)
+        assert after.record.shown_version == after.version
+        assert f"v{after.version}" in h.board_message(after).text
+
+
+async def test_a_failed_dm_is_retried_without_posting_the_board_twice(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await started_druids(h)
+        table = await h.table(game_id)
+        bob = h.users["bob"]
+        path = rf"/channels/{h.sb.world.dm_channel(bob).id}/messages$"
+        boards_before = len(boards(h, table))
+        dms_before = len(h.sb.dms(bob))
+        fault = h.sb.inject_fault("POST", path, 503, count=1)
+        await play_until_turn_changes(h, game_id)
+        assert fault.hits
+        h.clock.advance(10 / 3600)
+        await h.tick()
+        after = await h.table(game_id)
+        assert after.record.shown_version == after.version
+        assert len(h.sb.dms(bob)) == dms_before + 1
+        assert len(boards(h, after)) == boards_before + 1
