@@ -1,4 +1,10 @@
-"""The engine contract, checked for every registered engine and every player count by seeded random playouts."""
+"""The engine contract, checked for every registered engine and every player count by seeded random playouts.
+
+Every playout must reach the end of its game: a game that random legal play cannot finish within STEP_LIMIT
+steps is a finding about the engine (a loop that makes no progress), and the test fails rather than stop there.
+The longest playouts seen over seeds 1-24 are about 600 steps (Druids), 2,100 (Roll for the Galaxy), 250 (Roll
+Player) and 3,500 (Talisman, whose random games end when the characters run out, rarely at the Crown).
+"""
 
 from __future__ import annotations
 
@@ -18,18 +24,20 @@ CASES = [
 ]
 
 
-def _cap(engine: Engine) -> int:
-    return getattr(engine, "conformance_cap", 4000)
+STEP_LIMIT = 20_000
 
 
 def playout(engine: Engine, players: int, seed: int, check_every: int = 0):
-    """Play random legal actions until the game ends or the engine's cap; return the trail of (seat, action)."""
+    """Play random legal actions until the game ends; return the final state and the trail of (seat, action).
+    Fails when the game has not ended after STEP_LIMIT steps."""
     state = engine.new_game(players, engine.validate_options({}), seed)
     chooser = Rng.from_seed(seed * 7919 + players)
     trail = []
-    for step in range(_cap(engine)):
+    for step in range(STEP_LIMIT + 1):
         if engine.outcome(state) is not None:
             break
+        if step == STEP_LIMIT:
+            pytest.fail(f"{engine.name} {players}p seed {seed}: no end after {STEP_LIMIT} random legal moves")
         seats = engine.to_act(state)
         assert seats, f"step {step}: game not over but nobody may act"
         seat = chooser.choice(sorted(seats))
@@ -83,9 +91,6 @@ def test_random_playouts_keep_the_contract(engine: Engine, players: int):
     for seed in SEEDS:
         state, trail = playout(engine, players, seed, check_every=7)
         outcome = engine.outcome(state)
-        if outcome is None:
-            assert len(trail) == _cap(engine), "playout stopped early without an outcome"
-            continue
         assert isinstance(outcome, Outcome)
         assert len(outcome.scores) == players
         assert outcome.winners and all(0 <= w < players for w in outcome.winners)

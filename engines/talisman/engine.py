@@ -42,7 +42,6 @@ class Talisman(Engine):
     upgrades = {1: _name_the_evaded_card}
     min_players = 2
     max_players = 6
-    conformance_cap = 1500
     # Public events that show what was hidden: a drawn card, a Spell leaving a hand.
     revealing_events = frozenset(
         {"CardDrawn", "CardRedrawn", "SpellCast", "SpellDiscarded", "SpellsDiscarded"}
