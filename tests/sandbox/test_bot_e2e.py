@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import aiohttp
 import discord
 import pytest
@@ -341,12 +339,13 @@ async def test_persistent_button_survives_a_bot_restart(world: World, bot: Sandb
     move = next(c["custom_id"] for c in msg.interactive() if c["custom_id"].startswith("move:"))
     await bot.close()
     await sb.wait_until(lambda: not sb.gateway.connected)
-    async with sb.connected(SandboxTestBot(int(world.guild.id))):
+    async with sb.connected(SandboxTestBot(int(world.guild.id))) as again:
         # The non-persistent Join view died with the old process: nobody answers its click.
+        assert all(item.custom_id != "join" for view in again.persistent_views for item in view.children)
         lost = await sb.click(world.bob, msg, "join", wait=False)
         result = await sb.click(world.bob, msg, move)
         assert result.callback_type == 7 and msg.content == "Bob made move 1"
-        await asyncio.sleep(0.2)
+        await sb.wait_until(lambda: int(lost.id) in again.seen_interactions)
         assert not lost.acknowledged
         assert sb.gateway.identifies == 2
     assert sb.violations == []
