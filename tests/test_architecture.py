@@ -4,9 +4,14 @@ global random generator or the bot. Imports are read from the source with `ast`,
 from __future__ import annotations
 
 import ast
+import importlib
+import typing
 from pathlib import Path
 
 import pytest
+
+from engines import all_engines
+from engines.base import State, View
 
 ROOT = Path(__file__).resolve().parent.parent
 PURE_PACKAGES = ("engines", "render")
@@ -79,3 +84,14 @@ def test_the_check_catches_each_kind_of_impure_import(source):
 )
 def test_the_check_lets_pure_imports_through(source):
     assert forbidden_imports(source) == []
+
+
+@pytest.mark.parametrize("engine", all_engines(), ids=lambda e: e.name)
+def test_renderers_draw_views_not_states(engine):
+    """A view and a state are distinct types: the pictures are drawn from what a viewer may see."""
+    render = importlib.import_module(f"render.{engine.name}")
+    assert typing.get_type_hints(type(engine).view)["return"] is View
+    for name in ("render_table", "render_private"):
+        hints = typing.get_type_hints(getattr(render, name))
+        assert hints["view"] is View, f"render.{engine.name}.{name} takes {hints['view']}"
+        assert State not in hints.values()

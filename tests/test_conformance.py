@@ -8,12 +8,14 @@ Player) and 3,500 (Talisman, whose random games end when the characters run out,
 
 from __future__ import annotations
 
+import importlib
 import json
+from typing import Any
 
 import pytest
 
 from engines import all_engines
-from engines.base import Engine, IllegalAction, Outcome
+from engines.base import Engine, IllegalAction, Outcome, Path, Secret, State, clone
 from engines.rng import Rng
 
 SEEDS = (1, 2)
@@ -145,3 +147,90 @@ def test_is_legal_agrees_with_legal_actions(engine: Engine, players: int):
                 mutated = {**action, key: "nonsense" if not isinstance(value, str) else value + "?"}
                 assert engine.is_legal(state, seat, mutated) == (mutated in actions)
         state, _ = engine.apply(state, seat, chooser.choice(actions))
+
+
+# --- hidden information, checked against each engine's declared secrets rather than its own re-dealing ----------
+
+
+def _at(state: Any, path: Path) -> Any:
+    for key in path:
+        state = state[key]
+    return state
+
+
+def perturbed(state: State, secrets: list[Secret], rng: Rng) -> State | None:
+    """A copy of `state` with each of `secrets` given another of its possible values (None: none could change)."""
+    out, changed = clone(state), False
+    for secret in secrets:
+        holder = _at(out, secret.path[:-1])
+        others = [v for v in secret.values if v != holder[secret.path[-1]]]
+        if others:
+            holder[secret.path[-1]] = rng.choice(others)
+            changed = True
+    return out if changed else None
+
+
+def check_secrets(engine: Engine, state: State, rng: Rng, owners_saw_change: set[int]) -> None:
+    """Change one owner's secrets at a time: every other seat's view and the public view must stay the same."""
+    players = engine.player_count(state)
+    secrets = engine.secrets(state)
+    for secret in secrets:
+        _at(state, secret.path)  # every declared path exists
+    viewers = [None, *range(players)]
+    views = {viewer: engine.view(state, viewer) for viewer in viewers}
+    for owner in viewers:
+        changed = perturbed(state, [s for s in secrets if s.owner == owner], rng)
+        if changed is None:
+            continue
+        for viewer in viewers:
+            if viewer is None or viewer != owner:
+                assert engine.view(changed, viewer) == views[viewer], (
+                    f"{'the public' if viewer is None else f'seat {viewer}'} sees "
+                    f"{'hidden data' if owner is None else f'a secret of seat {owner}'}"
+                )
+        if owner is not None and engine.view(changed, owner) != views[owner]:
+            owners_saw_change.add(owner)
+
+
+def public_picture(engine: Engine, state: State) -> bytes:
+    render = importlib.import_module(f"render.{engine.name}")
+    names = [f"P{seat + 1}" for seat in range(engine.player_count(state))]
+    return render.render_table(engine.view(state, None), names, "en")
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_secrets_are_seen_by_their_owner_only(engine: Engine, players: int):
+    state = engine.new_game(players, engine.validate_options({}), 3)
+    chooser, rng = Rng.from_seed(3 * 7919 + players), Rng.from_seed(17)
+    owners, owners_saw_change, pictured = set(), set(), False
+    for step in range(STEP_LIMIT):
+        if engine.outcome(state) is not None:
+            break
+        if step % 8 == 0:
+            check_secrets(engine, state, rng, owners_saw_change)
+            owners |= {s.owner for s in engine.secrets(state) if s.owner is not None}
+            if not pictured and step >= 40:  # the public picture is drawn from the public view alone
+                everything = perturbed(state, engine.secrets(state), rng)
+                assert everything is not None
+                assert public_picture(engine, everything) == public_picture(engine, state)
+                pictured = True
+        seat = chooser.choice(sorted(engine.to_act(state)))
+        state, _ = engine.apply(state, seat, chooser.choice(engine.legal_actions(state, seat)))
+    assert pictured
+    # The declarations are not empty words: what a seat owns shows in its own view.
+    assert owners_saw_change == owners
+
+
+def test_the_secrets_check_catches_a_leak(monkeypatch):
+    druids = next(e for e in all_engines() if e.name == "druids")
+    state = druids.new_game(3, {}, 1)
+    honest = type(druids).view
+
+    def leaky(self, state, viewer):
+        view = honest(self, state, viewer)
+        view["hands"] = clone(state["hands"])  # every hand shown to everyone
+        return view
+
+    monkeypatch.setattr(type(druids), "view", leaky)
+    with pytest.raises(AssertionError, match="a secret of seat"):
+        check_secrets(druids, state, Rng.from_seed(1), set())
