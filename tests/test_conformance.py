@@ -29,10 +29,12 @@ CASES = [
 STEP_LIMIT = 20_000
 
 
-def playout(engine: Engine, players: int, seed: int, check_every: int = 0):
+def playout(
+    engine: Engine, players: int, seed: int, check_every: int = 0, options: dict[str, Any] | None = None
+):
     """Play random legal actions until the game ends; return the final state and the trail of (seat, action).
     Fails when the game has not ended after STEP_LIMIT steps."""
-    state = engine.new_game(players, engine.validate_options({}), seed)
+    state = engine.new_game(players, engine.validate_options(options or {}), seed)
     chooser = Rng.from_seed(seed * 7919 + players)
     trail = []
     for step in range(STEP_LIMIT + 1):
@@ -101,6 +103,22 @@ def test_random_playouts_keep_the_contract(engine: Engine, players: int):
         with pytest.raises(IllegalAction) as refused:
             engine.apply(state, 0, {"type": "anything"})
         assert refused.value.code == "game_over"
+
+
+OPTION_CASES = [
+    pytest.param(engine, option.name, value, id=f"{engine.name}-{option.name}={value}")
+    for engine in all_engines()
+    for option in engine.options
+    for value in (option.choices or ((not option.default,) if isinstance(option.default, bool) else ()))
+    if value != option.default
+]
+
+
+@pytest.mark.parametrize(("engine", "option", "value"), OPTION_CASES)
+def test_games_end_under_every_option(engine: Engine, option: str, value: Any):
+    for players in sorted({engine.min_players, engine.max_players}):
+        state, _ = playout(engine, players, 1, options={option: value})
+        assert engine.outcome(state) is not None
 
 
 @pytest.mark.parametrize(("engine", "players"), CASES)
