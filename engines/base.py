@@ -4,6 +4,10 @@ A game state is plain JSON-compatible data (dicts, lists, str, int, bool, None) 
 so engines are pure and deterministic: the same seed and the same actions always give the same game. Engines speak
 in seats (0..n-1) and in codes; the bot turns seats into people and codes into words.
 
+A view is what one viewer may see of a state; it has its own type (View), so that handing a renderer or a
+presenter the whole state, hidden cards included, is a type error. Each engine declares where its state holds
+what not everyone may see (`secrets`), and the conformance suite changes exactly those values to check the views.
+
 Actions and events are flat dicts with a "type" key. Action parameters are scalars, so any action can be chosen one
 parameter at a time from the legal list (that is how the bot builds its buttons). An event may carry
 "private": [seats] when only those seats may see it; every other event is public.
@@ -14,14 +18,23 @@ from __future__ import annotations
 import json
 import marshal
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NamedTuple, NewType
 
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
-View = dict[str, Any]
+View = NewType("View", dict[str, Any])  # engines wrap what `view` returns: View({...})
+Path = tuple[str | int, ...]  # keys and list indexes from the top of a state down to one value
+
+
+class Secret(NamedTuple):
+    """One value of a state that not everyone may see."""
+
+    owner: int | None  # the one seat that may see it; None: nobody (deck order, what is yet to be dealt)
+    path: Path
+    values: Sequence[Any]  # what it could be as far as the others know (the conformance suite swaps these in)
 
 
 class IllegalAction(Exception):
@@ -120,6 +133,12 @@ class Engine(ABC):
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """A copy of `state` in which what `seat` cannot see is re-dealt at random (hands, deck orders, hidden
         cards), consistent with everything `seat` can see. The conformance suite checks the view is unchanged."""
+
+    @abstractmethod
+    def secrets(self, state: State) -> list[Secret]:
+        """Every value of `state` that not everyone may see, with its owner: changing a secret must leave the
+        view of every other seat and the public view unchanged. Counts and whether something is there at all
+        are public; only the hidden values are secrets."""
 
     def player_count(self, state: State) -> int:
         """Every state stores its number of seats under "players"."""

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.base import View
 from engines.druids.engine import COMPONENTS
 from render.common import (
     ACCENT,
@@ -120,7 +120,7 @@ def _card_back(
     draw.rounded_rectangle((x, y, x + w, y + h), 4, fill=colour, outline=TEXT, width=1)
 
 
-def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
+def render_table(view: View, names: list[str], locale: str) -> bytes:
     labels = _labels(locale)
     players = view["players"]
     height = 560 + 34 * players
@@ -247,7 +247,7 @@ def _follower_face(
     draw.text((x + w // 2, y + h - h // 7), label, fill=ink, font=font(max(15, h // 9), True), anchor="mm")
 
 
-def render_private(view: dict[str, Any], locale: str) -> bytes:
+def render_private(view: View, locale: str) -> bytes:
     labels = _labels(locale)
     seat = view["viewer"]
     hand = view["hand"]

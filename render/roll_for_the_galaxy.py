@@ -12,6 +12,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.base import View
 from engines.roll_for_the_galaxy import data as D
 from render.common import (
     GOLD,
@@ -265,7 +266,7 @@ def _tile(
         _die(draw, x + TILE_W - 20 - i * 18, y + TILE_H - 20, good, size=16)
 
 
-def _phase_strip(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any], locale: str) -> None:
+def _phase_strip(draw: ImageDraw.ImageDraw, x: int, y: int, view: View, locale: str) -> None:
     width = 150
     for i, phase in enumerate(D.PHASES):
         running = phase in view["phases"]
@@ -287,7 +288,7 @@ def _phase_strip(draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any]
             _die(draw, x0 + width - 22, y + 8, "white", FACE_MARK[phase], size=18)
 
 
-def _status(view: dict[str, Any], seat: int, labels: dict[str, Any]) -> str:
+def _status(view: View, seat: int, labels: dict[str, Any]) -> str:
     if view["stage"] == "over":
         return labels["score"].format(n=view["seats"][seat]["score"])
     if view["stage"] == "assign":
@@ -298,9 +299,7 @@ def _status(view: dict[str, Any], seat: int, labels: dict[str, Any]) -> str:
 SEAT_H = 214
 
 
-def _seat_panel(
-    draw: ImageDraw.ImageDraw, y: int, view: dict[str, Any], seat: int, name: str, locale: str
-) -> None:
+def _seat_panel(draw: ImageDraw.ImageDraw, y: int, view: View, seat: int, name: str, locale: str) -> None:
     labels = _labels(locale)
     s = view["seats"][seat]
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
@@ -386,7 +385,7 @@ def _png(image: Image.Image) -> bytes:
     return to_png(image.quantize(colors=256, method=Image.Quantize.FASTOCTREE))
 
 
-def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
+def render_table(view: View, names: list[str], locale: str) -> bytes:
     labels = _labels(locale)
     players = view["players"]
     height = 118 + SEAT_H * players + 10
@@ -404,7 +403,7 @@ def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
     return _png(image)
 
 
-def render_private(view: dict[str, Any], locale: str) -> bytes | None:
+def render_private(view: View, locale: str) -> bytes | None:
     """The viewer's screen: its roll and assignment, its construction stacks, tiles being scouted."""
     seat = view["viewer"]
     if seat is None:

@@ -17,6 +17,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.base import View
 from engines.roll_player.data import (
     ALIGNMENTS,
     ATTRIBUTES,
@@ -378,7 +379,7 @@ def _hits(target: dict[str, Any], value: int) -> bool:
     return value >= target["min"]
 
 
-def _header(image: Image.Image, view: dict[str, Any], names: list[str], labels: dict[str, Any]) -> int:
+def _header(image: Image.Image, view: View, names: list[str], labels: dict[str, Any]) -> int:
     y = MARGIN
     phase = labels["phase"].get(view["phase"], view["phase"])
     parts = [
@@ -401,7 +402,7 @@ def _header(image: Image.Image, view: dict[str, Any], names: list[str], labels: 
 def _initiative(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    view: dict[str, Any],
+    view: View,
     names: list[str],
     labels: dict[str, Any],
     y: int,
@@ -435,7 +436,7 @@ def _initiative(
 def _bag(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    view: dict[str, Any],
+    view: View,
     labels: dict[str, Any],
     x: int,
     y: int,
@@ -458,7 +459,7 @@ MARKET_PER_ROW = 3
 CARD_W = (WIDTH - 2 * MARGIN - (MARKET_PER_ROW - 1) * 10) // MARKET_PER_ROW
 
 
-def _market(image: Image.Image, view: dict[str, Any], labels: dict[str, Any], lang: str, y: int) -> int:
+def _market(image: Image.Image, view: View, labels: dict[str, Any], lang: str, y: int) -> int:
     paste_text(image, (MARGIN, y), labels["market"], 20, MUTED, True)
     info = labels["deck"].format(
         deck=view["deck_count"], discard=len(view["discard"]), sold=len(view["sold_out"])
@@ -474,7 +475,7 @@ def _market(image: Image.Image, view: dict[str, Any], labels: dict[str, Any], la
     return y + _market_rows(view) * (CARD_H + 8) + 4
 
 
-def _market_rows(view: dict[str, Any]) -> int:
+def _market_rows(view: View) -> int:
     return max((len(view["market"]) + MARKET_PER_ROW - 1) // MARKET_PER_ROW, 1)
 
 
@@ -511,7 +512,7 @@ def _sheet_height(me: dict[str, Any], lang: str) -> int:
 def _sheet(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    view: dict[str, Any],
+    view: View,
     seat: int,
     name: str,
     labels: dict[str, Any],
@@ -609,7 +610,7 @@ def _sheet(
         paste_text(image, (x + SHEET_W - 16, y + height - 12), text, 24, GOLD, True, "rs")
 
 
-def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
+def render_table(view: View, names: list[str], locale: str) -> bytes:
     lang = locale[:2]
     labels = _labels(lang)
     players = view["players"]
@@ -636,6 +637,6 @@ def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
     return to_png_fixed(image, PALETTE)
 
 
-def render_private(view: dict[str, Any], locale: str) -> bytes | None:
+def render_private(view: View, locale: str) -> bytes | None:
     """Nothing in Roll Player is hidden from one seat but shown to another, so there is no private image."""
     return None

@@ -8,6 +8,7 @@ from typing import Any
 
 from PIL import Image, ImageDraw
 
+from engines.base import View
 from engines.talisman.data import (
     BRIDGE_HILLS,
     CHARACTERS,
@@ -265,7 +266,7 @@ def _empty_board(locale: str) -> Image.Image:
     return image
 
 
-def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str) -> None:
+def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, locale: str) -> None:
     labels = _labels(locale)
     hexed = {h["space"] for h in view["hexes"]}
     by_space: dict[int, list[dict[str, Any]]] = {}
@@ -302,7 +303,7 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, A
             _token(draw, tx, ty, ch["seat"], "T" if ch["toad"] else str(ch["seat"] + 1))
 
 
-def _draw_status(draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], locale: str) -> None:
+def _draw_status(draw: ImageDraw.ImageDraw, view: View, names: list[str], locale: str) -> None:
     labels = _labels(locale)
     x = MARGIN * 2 + BOARD
     w = WIDTH - x - MARGIN
@@ -402,7 +403,7 @@ def _draw_sheet(
         ry += 34
 
 
-def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
+def render_table(view: View, names: list[str], locale: str) -> bytes:
     chars = [ch for ch in view["chars"] if ch is not None]
     sheet_rows = (len(chars) + 1) // 2
     height = MARGIN * 2 + BOARD + sheet_rows * (SHEET_H + MARGIN) + MARGIN
@@ -435,9 +436,7 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[s
     return lines
 
 
-def render_private(
-    view: dict[str, Any], locale: str, words: dict[str, tuple[str, str]] | None = None
-) -> bytes | None:
+def render_private(view: View, locale: str, words: dict[str, tuple[str, str]] | None = None) -> bytes | None:
     """What only the viewer sees: the characters dealt to choose from while setting up, then one's Spells.
     `words` gives names and texts in the reader's language by id (the presenter has them); the data's
     English or Korean stands in where it has none. None for a spectator's view."""

@@ -19,7 +19,7 @@ import json
 from importlib import resources
 from typing import Any
 
-from engines.base import Action, Engine, Event, IllegalAction, Outcome, State, View, clone
+from engines.base import Action, Engine, Event, IllegalAction, Outcome, Secret, State, View, clone
 from engines.rng import Rng
 
 COMPONENTS: dict[str, Any] = json.loads(
@@ -409,27 +409,29 @@ class Druids(Engine):
             if viewer is not None:
                 entry["mine"] = [c["card"] for c in place["cards"] if c["seat"] == viewer]
             places.append(entry)
-        view: View = {
-            "game": self.name,
-            "players": state["players"],
-            "to_act": self.to_act(state),
-            "current": state["current"],
-            "phase": state["phase"],
-            "plays_left": state["plays_left"],
-            "played_follower": state["played_follower"],
-            "turn": state["turn"],
-            "places": places,
-            "place_deck": len(state["place_deck"]),
-            "places_scored": state["scored"],
-            "places_total": PLACE_CARDS,
-            "gem_deck": len(state["gem_deck"]),
-            "gem_discard": len(state["gem_discard"]),
-            "scores": list(state["scores"]),
-            "track": {"base": state["track_base"], "cards": TRACK_CARDS, "steps": TRACK_STEPS},
-            "hand_sizes": [len(hand) for hand in state["hands"]],
-            "finished": state["finished"],
-            "viewer": viewer,
-        }
+        view = View(
+            {
+                "game": self.name,
+                "players": state["players"],
+                "to_act": self.to_act(state),
+                "current": state["current"],
+                "phase": state["phase"],
+                "plays_left": state["plays_left"],
+                "played_follower": state["played_follower"],
+                "turn": state["turn"],
+                "places": places,
+                "place_deck": len(state["place_deck"]),
+                "places_scored": state["scored"],
+                "places_total": PLACE_CARDS,
+                "gem_deck": len(state["gem_deck"]),
+                "gem_discard": len(state["gem_discard"]),
+                "scores": list(state["scores"]),
+                "track": {"base": state["track_base"], "cards": TRACK_CARDS, "steps": TRACK_STEPS},
+                "hand_sizes": [len(hand) for hand in state["hands"]],
+                "finished": state["finished"],
+                "viewer": viewer,
+            }
+        )
         if viewer is not None:
             view["hand"] = sorted(state["hands"][viewer], key=_hand_order)
             view["followers_home"] = list(state["followers_home"][viewer])
@@ -448,6 +450,29 @@ class Druids(Engine):
             winners=list(state["finished"]["winners"]),
             details={"reason": state["finished"]["reason"]},
         )
+
+    def secrets(self, state: State) -> list[Secret]:
+        """A hand's cards, the faces played in front of a player and the followers kept at home are that player's;
+        the decks and the gem discard pile nobody sees. Whether a card is a gem or a follower is public."""
+        followers = [follower_card(n) for n in FOLLOWER_NUMBERS]
+
+        def faces(card: str) -> list[str]:
+            return followers if is_follower(card) else ALL_GEMS
+
+        out = [Secret(None, ("rng",), (1, 2, 3))]
+        for seat, hand in enumerate(state["hands"]):
+            out += [Secret(seat, ("hands", seat, i), faces(card)) for i, card in enumerate(hand)]
+        for seat, home in enumerate(state["followers_home"]):
+            out += [Secret(seat, ("followers_home", seat, i), FOLLOWER_NUMBERS) for i in range(len(home))]
+        for p, place in enumerate(state["places"]):
+            out += [
+                Secret(c["seat"], ("places", p, "cards", i, "card"), faces(c["card"]))
+                for i, c in enumerate(place["cards"])
+            ]
+        for pile in ("gem_deck", "gem_discard"):
+            out += [Secret(None, (pile, i), ALL_GEMS) for i in range(len(state[pile]))]
+        out += [Secret(None, ("place_deck", i), GEM_KINDS) for i in range(len(state["place_deck"]))]
+        return out
 
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """Re-deal the faces `seat` cannot see: others' gems (hands, face-down plays), the decks, the discard pile,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Engine, Event, IllegalAction, Option, Outcome, State, View, clone
+from engines.base import Action, Engine, Event, IllegalAction, Option, Outcome, Secret, State, View, clone
 from engines.rng import Rng
 from engines.roll_for_the_galaxy import data as D
 from engines.roll_for_the_galaxy import rules as R
@@ -290,25 +290,27 @@ class RollForTheGalaxy(Engine):
     # --- what each viewer sees ------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> View:
-        return {
-            "game": self.name,
-            "players": state["players"],
-            "viewer": viewer,
-            "round": state["round"],
-            "stage": state["stage"],
-            "to_act": self.to_act(state),
-            "first_game": bool(state["options"].get("first_game")),
-            "vp_pool": state["vp_pool"],
-            "bag_size": len(state["bag"]),
-            "discard_count": len(state["discards"]),
-            "my_discards": sorted(t for t, owner in state["discards"] if owner == viewer),
-            "supply": dict(state["supply"]),
-            "phases": list(state["phases"]),
-            "extra_die": state["extra_die"],
-            "shortage": clone(state["shortage"]),
-            "seats": [_seat_view(state, s, viewer) for s in range(state["players"])],
-            "final": clone(state["final"]),
-        }
+        return View(
+            {
+                "game": self.name,
+                "players": state["players"],
+                "viewer": viewer,
+                "round": state["round"],
+                "stage": state["stage"],
+                "to_act": self.to_act(state),
+                "first_game": bool(state["options"].get("first_game")),
+                "vp_pool": state["vp_pool"],
+                "bag_size": len(state["bag"]),
+                "discard_count": len(state["discards"]),
+                "my_discards": sorted(t for t, owner in state["discards"] if owner == viewer),
+                "supply": dict(state["supply"]),
+                "phases": list(state["phases"]),
+                "extra_die": state["extra_die"],
+                "shortage": clone(state["shortage"]),
+                "seats": [_seat_view(state, s, viewer) for s in range(state["players"])],
+                "final": clone(state["final"]),
+            }
+        )
 
     def outcome(self, state: State) -> Outcome | None:
         final = state["final"]
@@ -320,6 +322,29 @@ class RollForTheGalaxy(Engine):
         top_break = max(final[s]["tiebreak"] for s in leaders)
         winners = [s for s in leaders if final[s]["tiebreak"] == top_break]
         return Outcome(scores=scores, winners=winners, details={"breakdown": clone(final)})
+
+    def secrets(self, state: State) -> list[Secret]:
+        """A seat's own: the tiles under the top of its two stacks, the tiles it discarded and drew while
+        scouting, and during assignment its dice's faces and where it put them. Nobody's: the bag."""
+        out = [Secret(None, ("rng",), (1, 2, 3))]
+        out += [Secret(None, ("bag", i), D.TILE_IDS) for i in range(len(state["bag"]))]
+        out += [
+            Secret(owner, ("discards", i, 0), D.TILE_IDS) for i, (_, owner) in enumerate(state["discards"])
+        ]
+        for seat, p in enumerate(state["seats"]):
+            for key in ("dev_stack", "world_stack"):
+                out += [Secret(seat, ("seats", seat, key, i), D.TILE_IDS) for i in range(1, len(p[key]))]
+            scout = (p["task"] or {}).get("scout")
+            if scout:
+                out += [
+                    Secret(seat, ("seats", seat, "task", "scout", "drawn", i), D.TILE_IDS)
+                    for i in range(len(scout["drawn"]))
+                ]
+            if state["stage"] == "assign":
+                for i, die in enumerate(p["dice"]):
+                    out.append(Secret(seat, ("seats", seat, "dice", i, "f"), D.FACES[die["c"]]))
+                    out.append(Secret(seat, ("seats", seat, "dice", i, "at"), [None, *PHASES]))
+        return out
 
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """Re-deal the bag, other seats' hidden stack tiles, drawn and discarded tiles; re-roll other

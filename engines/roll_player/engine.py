@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Engine, Event, IllegalAction, Option, Outcome, State, View, clone
+from engines.base import Action, Engine, Event, IllegalAction, Option, Outcome, Secret, State, View, clone
 from engines.rng import Rng
 from engines.roll_player.data import (
     ALIGNMENT_START,
@@ -47,6 +47,10 @@ from engines.roll_player.data import (
 from engines.roll_player.scoring import class_colour, score_seat, solo_rating
 
 START_GOLD = 5
+LEVEL_CARDS = {
+    level: sorted(c for c, card in CARDS.items() if card["level"] == level)
+    for level in {card["level"] for card in CARDS.values()}
+}
 PLACE_GOLD_DIE = 2
 THIRD_BOX_GOLD = 1
 MARKET_DISCARD_GOLD = 2
@@ -1212,33 +1216,35 @@ class RollPlayer(Engine):
 
     def view(self, state: State, viewer: int | None) -> View:
         top = state["pending"][-1] if state["pending"] else None
-        return {
-            "game": self.name,
-            "players": state["players"],
-            "viewer": viewer,
-            "to_act": self.to_act(state),
-            "phase": "over" if state["finished"] else state["phase"],
-            "step": state["step"],
-            "round": state["round"],
-            "start": state["start"],
-            "solo": state["solo"],
-            "options": dict(state["options"]),
-            "class_offer": state["class_offer"],
-            "seats": clone(state["seats"]),
-            "initiative": clone(state["initiative"]),
-            "market": list(state["market"]),
-            "deck_count": len(state["deck"]),
-            "deck_top": state["deck"][0] if state["revealed"] and state["deck"] else None,
-            "discard": list(state["discard"]),
-            "sold_out": list(state["sold_out"]),
-            "bag": dict(state["bag"]),
-            "adventurer": state["adventurer"],
-            "pending": clone(top),
-            "window": clone(state["window"]),
-            "market_order": list(state["market_order"]),
-            "market_index": state["market_index"],
-            "result": clone(state["result"]),
-        }
+        return View(
+            {
+                "game": self.name,
+                "players": state["players"],
+                "viewer": viewer,
+                "to_act": self.to_act(state),
+                "phase": "over" if state["finished"] else state["phase"],
+                "step": state["step"],
+                "round": state["round"],
+                "start": state["start"],
+                "solo": state["solo"],
+                "options": dict(state["options"]),
+                "class_offer": state["class_offer"],
+                "seats": clone(state["seats"]),
+                "initiative": clone(state["initiative"]),
+                "market": list(state["market"]),
+                "deck_count": len(state["deck"]),
+                "deck_top": state["deck"][0] if state["revealed"] and state["deck"] else None,
+                "discard": list(state["discard"]),
+                "sold_out": list(state["sold_out"]),
+                "bag": dict(state["bag"]),
+                "adventurer": state["adventurer"],
+                "pending": clone(top),
+                "window": clone(state["window"]),
+                "market_order": list(state["market_order"]),
+                "market_index": state["market_index"],
+                "result": clone(state["result"]),
+            }
+        )
 
     def bot_action(self, state: State, seat: int, seed: int) -> Action:
         from engines.roll_player import autoplayer  # the autoplayer imports this module
@@ -1252,6 +1258,15 @@ class RollPlayer(Engine):
         return Outcome(
             scores=list(result["scores"]), winners=list(result["winners"]), details=result["details"]
         )
+
+    def secrets(self, state: State) -> list[Secret]:
+        """Nobody sees the market deck below a revealed top card (each level is a known set of cards) or the
+        dice yet to be drawn; everything a player holds is on the table."""
+        deck = state["deck"]
+        first = 1 if state["revealed"] else 0
+        return [Secret(None, ("rng",), (1, 2, 3))] + [
+            Secret(None, ("deck", i), LEVEL_CARDS[CARDS[deck[i]]["level"]]) for i in range(first, len(deck))
+        ]
 
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """Only the market deck's order (and the dice yet to be rolled) is hidden; re-deal it within each level."""

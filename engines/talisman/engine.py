@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from engines.base import Action, Engine, Event, IllegalAction, Option, Outcome, State, View, clone
+from engines.base import Action, Engine, Event, IllegalAction, Option, Outcome, Secret, State, View, clone
 from engines.rng import Rng
 from engines.talisman import autoplayer, refusals, rules
-from engines.talisman.data import CHARACTER_IDS, PURCHASE, SPACES, TALISMAN, card_def
+from engines.talisman.data import ADVENTURE, CHARACTER_IDS, PURCHASE, SPACES, SPELLS, TALISMAN, card_def
 from engines.talisman.model import base_craft, base_strength, craft, strength
 
 OFFERED = 3  # the alternative set-up deals three characters to each player
@@ -42,7 +42,6 @@ class Talisman(Engine):
     upgrades = {1: _name_the_evaded_card}
     min_players = 2
     max_players = 6
-    conformance_cap = 1500
     # Public events that show what was hidden: a drawn card, a Spell leaving a hand.
     revealing_events = frozenset(
         {"CardDrawn", "CardRedrawn", "SpellCast", "SpellDiscarded", "SpellsDiscarded"}
@@ -238,42 +237,44 @@ class Talisman(Engine):
             if p["k"] == "combat":
                 foe = p["c"]["foe"]
                 prompt["foe"] = {k: foe[k] for k in ("name", "strength", "craft", "subtype") if k in foe}
-        view: View = {
-            "game": self.name,
-            "players": state["players"],
-            "viewer": viewer,
-            "to_act": self.to_act(state),
-            "phase": state["phase"],
-            "seat": state["seat"],
-            "turn": state["turn"],
-            "round": state["round"],
-            "prompt": prompt,
-            "chars": chars,
-            "spaces": len(SPACES),
-            "board": {k: [_card(i) for i in v] for k, v in state["board"].items()},
-            # A dead character's cards set aside for its heir, face up until the heir has picked.
-            "inheritance": (
-                {"seat": pick["seat"], "cards": [_card(i) for i in pick["cards"]]}
-                if (pick := state["stash_pick"])
-                else None
-            ),
-            "gold": dict(state["gold"]),
-            "hexes": [dict(h) for h in state["hexes"]],
-            "decks": {
-                "adventure": len(state["adv"]),
-                "adventure_discard": len(state["adv_disc"]),
-                "spells": len(state["spl"]),
-                "spell_discard": len(state["spl_disc"]),
-            },
-            "purchase": dict(state["shop"]),
-            "talismans": state["tal"],
-            "blizzard": state["blizzard"],
-            "destroy_magic": state["dmagic"],
-            "crown_reached": state["crown"],
-            "out": list(state["out"]),
-            "result": state["result"],
-            "options": dict(state["opts"]),
-        }
+        view = View(
+            {
+                "game": self.name,
+                "players": state["players"],
+                "viewer": viewer,
+                "to_act": self.to_act(state),
+                "phase": state["phase"],
+                "seat": state["seat"],
+                "turn": state["turn"],
+                "round": state["round"],
+                "prompt": prompt,
+                "chars": chars,
+                "spaces": len(SPACES),
+                "board": {k: [_card(i) for i in v] for k, v in state["board"].items()},
+                # A dead character's cards set aside for its heir, face up until the heir has picked.
+                "inheritance": (
+                    {"seat": pick["seat"], "cards": [_card(i) for i in pick["cards"]]}
+                    if (pick := state["stash_pick"])
+                    else None
+                ),
+                "gold": dict(state["gold"]),
+                "hexes": [dict(h) for h in state["hexes"]],
+                "decks": {
+                    "adventure": len(state["adv"]),
+                    "adventure_discard": len(state["adv_disc"]),
+                    "spells": len(state["spl"]),
+                    "spell_discard": len(state["spl_disc"]),
+                },
+                "purchase": dict(state["shop"]),
+                "talismans": state["tal"],
+                "blizzard": state["blizzard"],
+                "destroy_magic": state["dmagic"],
+                "crown_reached": state["crown"],
+                "out": list(state["out"]),
+                "result": state["result"],
+                "options": dict(state["opts"]),
+            }
+        )
         if state["phase"] == "setup":
             setup = state["setup"]
             view["setup"] = {"chosen": [c is not None for c in setup["chosen"]]}
@@ -298,6 +299,36 @@ class Talisman(Engine):
             winners=list(result["winners"]),
             details={"reason": result["reason"]},
         )
+
+    def secrets(self, state: State) -> list[Secret]:
+        """A player's own: its Spells, the Adventure cards it has divined on top of the deck, and during set-up
+        the characters it was offered, the one it chose and its starting bonus. Nobody's: the order of both
+        decks and the characters not in play. (The divined cards are also in the deck, whose order is nobody's:
+        their owner sees them through what it divined.)"""
+        spells = sorted(SPELLS)
+        adventures = sorted(ADVENTURE)
+        out = [Secret(None, ("rng",), (1, 2, 3))]
+        out += [Secret(None, ("spl", i), spells) for i in range(len(state["spl"]))]
+        out += [Secret(None, ("adv", i), adventures) for i in range(len(state["adv"]))]
+        out += [Secret(None, ("unused", i), CHARACTER_IDS) for i in range(len(state["unused"]))]
+        for seat, ch in enumerate(state["chars"]):
+            if ch is not None:
+                out += [Secret(seat, ("chars", seat, "spells", i), spells) for i in range(len(ch["spells"]))]
+        for key, known in state["peek"].items():
+            out += [Secret(int(key), ("peek", key, i), adventures) for i in range(len(known))]
+        setup = state["setup"]
+        if setup:
+            for seat in range(state["players"]):
+                if setup["offers"]:
+                    offer = setup["offers"][seat]
+                    out += [
+                        Secret(seat, ("setup", "offers", seat, i), CHARACTER_IDS) for i in range(len(offer))
+                    ]
+                if setup["chosen"][seat] is not None:
+                    out.append(Secret(seat, ("setup", "chosen", seat), CHARACTER_IDS))
+                if setup["bonus"][seat] is not None:
+                    out.append(Secret(seat, ("setup", "bonus", seat), ("strength", "craft")))
+        return out
 
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """Re-deal others' Spells with the Spell deck, the Adventure deck below what `seat` has divined, the

@@ -26,15 +26,25 @@ async def test_a_second_write_transaction_waits_for_the_first(sqlite):
     sessions = make_sessionmaker(sqlite)
     service = GameService(sessions, new_seed=lambda: 3)
     lobby = await open_lobby(service)
-    async with sessions() as first, first.begin():
-        await first.execute(update(Game).where(Game.id == lobby.id).values(locale="ko"))
-        second = sessions()
-        waiting = asyncio.ensure_future(second.begin().__aenter__())
-        await asyncio.sleep(0.05)
-        assert not waiting.done()  # its turn comes after the first commits
-        async with sessions() as reader:  # reads go on meanwhile
-            assert (await reader.get(Game, lobby.id)).locale == "en"
-    await asyncio.wait_for(waiting, 1)
+    order: list[str] = []
+    second = sessions()
+
+    async def second_write() -> None:
+        await second.begin().__aenter__()
+        order.append("second began")
+
+    async with sessions() as first:
+        async with first.begin():
+            await first.execute(update(Game).where(Game.id == lobby.id).values(locale="ko"))
+            waiting = asyncio.ensure_future(second_write())
+            # Reads go on meanwhile (and their awaits let the second write try to begin).
+            async with sessions() as reader:
+                assert (await reader.get(Game, lobby.id)).locale == "en"
+            order.append("first still open")
+        order.append("first committed")
+    await asyncio.wait_for(waiting, 5)
+    # Its turn came only after the first committed (SQLAlchemy's begin alone would not have waited at all).
+    assert order == ["first still open", "first committed", "second began"]
     await second.rollback()
     await second.close()
     assert (await service.get(lobby.id)).record.locale == "ko"

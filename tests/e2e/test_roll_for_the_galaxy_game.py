@@ -8,7 +8,6 @@ behind the screen, through the private picker opened from the board, from the pl
 from __future__ import annotations
 
 import random
-import time
 
 import pytest
 
@@ -23,7 +22,9 @@ pytestmark = pytest.mark.e2e
 
 HUMANS = ("alice", "bob", "carol")
 PICKER_MOVES = 30  # moves made through the picker before the rest goes by the quicker /play move
-TIME_BUDGET = 40.0  # seconds of play; past it the test stops at a round boundary (see the end of the test)
+# The test stops at the start of this round (the same table then plays on with built-in players; see its end):
+# a fixed point, so every run checks the same things however fast the machine is.
+STOP_ROUND = 5
 
 
 def policy(table, seat: int, rng: random.Random, choose_by_hand: float = 0.5) -> Action:
@@ -80,7 +81,6 @@ def last_dm_with_turn_button(h: Harness, user: User, game_id: int) -> Message | 
 
 
 async def test_a_four_player_game_with_private_assignments_by_dm(tmp_path):
-    started = time.monotonic()
     async with harness(tmp_path, carol={"dms_open": True}) as h:
         sb = h.sb
         alice, bob, carol, dave = (h.users[n] for n in ("alice", "bob", "carol", "dave"))
@@ -168,8 +168,8 @@ async def test_a_four_player_game_with_private_assignments_by_dm(tmp_path):
                     assert (await h.table(game_id)).version == current  # nothing was played
                     assert result.message is picker
                     stale_checked = True
-            enough = picker_moves >= PICKER_MOVES and stale_checked and after.state["round"] >= 3
-            if enough and time.monotonic() - started > TIME_BUDGET and after.state["stage"] == "assign":
+            enough = picker_moves >= PICKER_MOVES and stale_checked and after.state["round"] >= STOP_ROUND
+            if enough and after.state["stage"] == "assign":
                 break
             assert moves < 1500
 
@@ -204,7 +204,7 @@ async def test_a_four_player_game_with_private_assignments_by_dm(tmp_path):
             final = h.board_message(table)
             assert "🏆" in final.text and not final.interactive()
         else:
-            # Out of time for the whole game through Discord: the same table plays on to the end with the
+            # Stopped before the end of the game through Discord: the same table plays on to the end with the
             # built-in player in every seat (the engine path the bot uses), so the game is shown to finish.
             state, engine, n = table.state, table.engine, 0
             while engine.outcome(state) is None:

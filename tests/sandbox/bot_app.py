@@ -128,6 +128,7 @@ class SandboxTestBot(commands.Bot):
         self.errors: list[BaseException] = []
         self.dm_results: list[str] = []
         self.seen_messages: list[str] = []
+        self.seen_interactions: list[int] = []  # ids, in the order the gateway delivered them
 
     async def setup_hook(self) -> None:
         self.add_dynamic_items(MoveButton)
@@ -147,6 +148,10 @@ class SandboxTestBot(commands.Bot):
     async def on_message(self, message: discord.Message) -> None:
         if not message.author.bot:
             self.seen_messages.append(message.content)
+
+    async def on_interaction(self, interaction: discord.Interaction) -> None:
+        # discord.py hands a click to its view (or drops it) before this event, so a click seen here was handled.
+        self.seen_interactions.append(interaction.id)
 
     async def on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

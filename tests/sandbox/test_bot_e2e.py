@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
-
 import aiohttp
 import discord
 import pytest
@@ -37,8 +35,9 @@ async def test_autocomplete_then_subcommand_creates_public_message(world: World,
     choices = await sb.autocomplete(world.alice, world.games, "play new", {"game": "ro"}, focused="game")
     assert [c["value"] for c in choices] == ["roll_player", "roll_for_the_galaxy"]
     result = await sb.slash(world.alice, world.games, "play new", {"game": "druids", "seats": 3})
-    assert result.callback_type == 4
-    assert result.ack_latency is not None and 0 <= result.ack_latency < sb.ack_deadline
+    assert (
+        result.callback_type == 4
+    )  # the sandbox refuses a callback past the deadline, so this one was in time
     msg = result.message
     assert msg is not None and msg.audience.kind == "public"
     assert msg.content == f"New druids for 3 by <@{world.alice.id}>"
@@ -341,12 +340,13 @@ async def test_persistent_button_survives_a_bot_restart(world: World, bot: Sandb
     move = next(c["custom_id"] for c in msg.interactive() if c["custom_id"].startswith("move:"))
     await bot.close()
     await sb.wait_until(lambda: not sb.gateway.connected)
-    async with sb.connected(SandboxTestBot(int(world.guild.id))):
+    async with sb.connected(SandboxTestBot(int(world.guild.id))) as again:
         # The non-persistent Join view died with the old process: nobody answers its click.
+        assert all(item.custom_id != "join" for view in again.persistent_views for item in view.children)
         lost = await sb.click(world.bob, msg, "join", wait=False)
         result = await sb.click(world.bob, msg, move)
         assert result.callback_type == 7 and msg.content == "Bob made move 1"
-        await asyncio.sleep(0.2)
+        await sb.wait_until(lambda: int(lost.id) in again.seen_interactions)
         assert not lost.acknowledged
         assert sb.gateway.identifies == 2
     assert sb.violations == []

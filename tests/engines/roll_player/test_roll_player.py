@@ -9,6 +9,7 @@ from engines.rng import Rng
 from engines.roll_player.data import ALIGNMENTS, BACKSTORIES, CARDS, CLASSES, COLOUR_COUNTS, RACES
 from engines.roll_player.scoring import armor_stars, backstory_stars, final_attribute, trait_card_stars
 from render.roll_player import render_private, render_table
+from tests.pictures import assert_drawn, assert_follows_the_view
 
 ENGINE = get_engine("roll_player")
 
@@ -66,7 +67,15 @@ def test_playout_and_render(artifacts_dir):
         while ENGINE.outcome(state) is None:
             seat = chooser.choice(sorted(ENGINE.to_act(state)))
             state, _ = ENGINE.apply(state, seat, chooser.choice(ENGINE.legal_actions(state, seat)))
-        png = render_table(ENGINE.view(state, None), ["A", "B", "C", "D"][:players], "ko")
-        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+        names = ["A", "B", "C", "D"][:players]
+        png = render_table(ENGINE.view(state, None), names, "ko")
+        assert_drawn(png, 600, 400)
+
+        def richer(view):
+            view["seats"][0]["gold"] += 4
+
+        assert_follows_the_view(
+            lambda v, names=names: render_table(v, names, "en"), ENGINE.view(state, None), richer
+        )
         (artifacts_dir / f"roll_player-{players}p.png").write_bytes(png)
         assert render_private(ENGINE.view(state, 0), "en") is None

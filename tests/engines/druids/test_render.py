@@ -1,0 +1,40 @@
+"""The Druids renderer draws the table and a player's hand from views of a seeded mid-game state."""
+
+from __future__ import annotations
+
+from engines.druids import ENGINE
+from engines.rng import Rng
+from render.druids import render_private, render_table
+from tests.pictures import assert_drawn, assert_follows_the_view
+
+
+def _mid_game(players: int, steps: int = 120):
+    state = ENGINE.new_game(players, {}, 5)
+    chooser = Rng.from_seed(5)
+    for _ in range(steps):
+        seat = chooser.choice(sorted(ENGINE.to_act(state)))
+        state, _ = ENGINE.apply(state, seat, chooser.choice(ENGINE.legal_actions(state, seat)))
+    assert ENGINE.outcome(state) is None
+    return state
+
+
+def test_table_and_hand_are_drawn_from_their_views(artifacts_dir):
+    state = _mid_game(3)
+    names = ["Ana", "민준", "Bea"]
+    table = render_table(ENGINE.view(state, None), names, "ko")
+    assert_drawn(table, 600, 300)
+    (artifacts_dir / "druids-table-ko.png").write_bytes(table)
+
+    def scored(view):
+        view["scores"][1] += 7
+
+    assert_follows_the_view(lambda v: render_table(v, names, "en"), ENGINE.view(state, None), scored)
+    hand = render_private(ENGINE.view(state, 0), "en")
+    assert_drawn(hand, 300, 100)
+
+    def other_hand(view):
+        view["hand"] = view["hand"][1:]
+
+    assert_follows_the_view(lambda v: render_private(v, "en"), ENGINE.view(state, 0), other_hand)
+    # Another seat's hand is another picture.
+    assert render_private(ENGINE.view(state, 1), "en") != hand
