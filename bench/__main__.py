@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bench import engines_bench, render_bench, storage_bench
+from bench import clock_bench, engines_bench, notify_bench, render_bench, storage_bench
 from bench.common import machine
 
 
@@ -14,6 +14,8 @@ def main() -> None:
     engines_bench.run(games=3 if quick else 10)
     render_bench.run(repeat=5 if quick else 20)
     storage_bench.run(count=60 if quick else 400)
+    clock_bench.run(games=1_000 if quick else clock_bench.GAMES)
+    notify_bench.run(moves=60 if quick else 300)
     try:
         from bench import load_bench
     except ImportError:

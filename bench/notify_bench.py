@@ -41,7 +41,9 @@ class Playthrough:
         return sum(1 for s in self.steps if s.acting_after - s.acting_before)
 
     def per_turn(self, what: str) -> float:
-        total = sum(sum(getattr(s, what).values()) if what != "thread_posts" else s.thread_posts for s in self.steps)
+        total = sum(
+            sum(getattr(s, what).values()) if what != "thread_posts" else s.thread_posts for s in self.steps
+        )
         return total / max(1, self.turn_changes())
 
     def per_round(self) -> dict[int, dict[str, Counter | int]]:
@@ -82,7 +84,9 @@ async def play(h, game: str, seed: int, moves: int) -> Playthrough:
         result = await h.service.act(game_id, int(users[seat].id), action)
         await h.bot.host.after_commit(game_id)
         table = result.table
-        steps.append(_step(sb, users, seat_of, thread, before, acting_before, set(table.to_act()), _round(table)))
+        steps.append(
+            _step(sb, users, seat_of, thread, before, acting_before, set(table.to_act()), _round(table))
+        )
     return Playthrough(game, steps, start)
 
 

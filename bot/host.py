@@ -16,6 +16,7 @@ from __future__ import annotations
 import io
 import json
 import logging
+from typing import Any
 
 import discord
 
@@ -151,6 +152,49 @@ class GameHost:
     def lobby_text(self, table: Table) -> str:
         return lobby_text(table)
 
+    # --- what the cogs read and set (so they never talk to the service themselves) ---------------------------------
+
+    async def games_in_channel(
+        self, channel_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)
+    ) -> list[Table]:
+        return await self.service.games_in_channel(channel_id, statuses)
+
+    async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[Table]:
+        return await self.service.games_of_user(user_id, statuses)
+
+    async def join(self, game_id: int, user: discord.abc.User) -> Table:
+        return await self.service.join(game_id, user.id, user.display_name)
+
+    async def leave_lobby(self, game_id: int, user_id: int) -> Table:
+        return await self.service.leave(game_id, user_id)
+
+    async def follow(self, game_id: int, user_id: int, on: bool) -> None:
+        await self.service.follow(game_id, user_id, on)
+
+    async def set_pings(self, game_id: int, user_id: int, on: bool) -> None:
+        await self.service.set_pings(game_id, user_id, on)
+
+    async def set_ping_preference(self, user_id: int, level: str) -> None:
+        await self.service.set_ping_preference(user_id, level)
+
+    async def set_vacation(self, user_id: int, on: bool) -> None:
+        await self.service.set_vacation(user_id, on)
+
+    async def set_game_timers(self, game_id: int, **changes: Any) -> Table:
+        return await self.service.set_game_timers(game_id, **changes)
+
+    async def settings_for(self, guild_id: int | None) -> Any:
+        return await self.service.settings_for(guild_id)
+
+    async def update_settings(self, guild_id: int, **values: Any) -> Any:
+        return await self.service.update_settings(guild_id, **values)
+
+    async def leaderboard(self, guild_id: int, engine_name: str) -> list[tuple[int, str, int, int, float]]:
+        return await self.service.leaderboard(guild_id, engine_name)
+
+    async def history(self, user_id: int, guild_id: int | None) -> list[Table]:
+        return await self.service.history(user_id, guild_id)
+
     async def show_board(self, interaction: discord.Interaction, table: Table) -> None:
         """The current public board, just for the asker."""
         game = presenter(table.engine.name)
@@ -230,10 +274,10 @@ class GameHost:
             "game.undo_asked", locale, name=name, names=", ".join(f"<@{s.user_id}>" for s in others)
         )
         channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
+        prefs = await self.service.ping_preferences([s.user_id for s in others])
+        pinged = [discord.Object(s.user_id) for s in others if prefs[s.user_id] == "all"]
         await channel.send(
-            text,
-            view=undo_view(table, locale),
-            allowed_mentions=discord.AllowedMentions(users=[discord.Object(s.user_id) for s in others]),
+            text, view=undo_view(table, locale), allowed_mentions=discord.AllowedMentions(users=pinged)
         )
         await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
 

@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.games import presenters
-from bot.service import ACTIVE, FINISHED, LOBBY, ServiceError
+from bot.service import ACTIVE, FINISHED, LOBBY, PING_LEVELS, ServiceError
 
 
 def _desc(key: str) -> _:
@@ -43,9 +43,9 @@ class PlayCog(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         locale = i18n.norm(str(interaction.locale))
-        tables = await self.host.service.games_in_channel(interaction.channel_id or 0)
+        tables = await self.host.games_in_channel(interaction.channel_id or 0)
         if not tables:
-            tables = await self.host.service.games_of_user(interaction.user.id)
+            tables = await self.host.games_of_user(interaction.user.id)
         choices = []
         for table in tables[:25]:
             status = i18n.t("play.mine.lobby", locale) if table.status == LOBBY else ""
@@ -80,13 +80,13 @@ class PlayCog(commands.Cog):
     @app_commands.describe(game=_desc("option.game_id"))
     async def join(self, interaction: discord.Interaction, game: int | None = None):
         if game is None:  # the one open lobby here that the user is not in yet
-            lobbies = await self.host.service.games_in_channel(interaction.channel_id or 0, (LOBBY,))
+            lobbies = await self.host.games_in_channel(interaction.channel_id or 0, (LOBBY,))
             open_to_me = [t for t in lobbies if t.seat_of(interaction.user.id) is None]
             if len(open_to_me) > 1:
                 raise ServiceError("several_games_here")
             game = open_to_me[0].id if open_to_me else None
         table = await self.host.game_here(interaction, game, statuses=(LOBBY,))
-        table = await self.host.service.join(table.id, interaction.user.id, interaction.user.display_name)
+        table = await self.host.join(table.id, interaction.user)
         await self._refresh_lobby(table)
         locale = i18n.norm(str(interaction.locale))
         await interaction.response.send_message(
@@ -100,7 +100,7 @@ class PlayCog(commands.Cog):
         if table.status == ACTIVE:
             await self.host.leave_game(interaction, table)
             return
-        table = await self.host.service.leave(table.id, interaction.user.id)
+        table = await self.host.leave_lobby(table.id, interaction.user.id)
         await self._refresh_lobby(table)
         locale = i18n.norm(str(interaction.locale))
         await interaction.response.send_message(
@@ -165,7 +165,7 @@ class PlayCog(commands.Cog):
     @play.command(name="mine", description=_desc("play.mine.description"))
     async def mine(self, interaction: discord.Interaction):
         locale = i18n.norm(str(interaction.locale))
-        tables = await self.host.service.games_of_user(interaction.user.id)
+        tables = await self.host.games_of_user(interaction.user.id)
         if interaction.guild_id is not None:
             tables = [t for t in tables if t.record.guild_id == interaction.guild_id]
         lines = []
@@ -217,7 +217,7 @@ class PlayCog(commands.Cog):
     @app_commands.describe(game=_desc("option.game_id"))
     async def follow(self, interaction: discord.Interaction, game: int | None = None):
         table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
-        await self.host.service.follow(table.id, interaction.user.id, True)
+        await self.host.follow(table.id, interaction.user.id, True)
         locale = i18n.norm(str(interaction.locale))
         if table.record.thread_id and table.record.thread_id != table.record.channel_id:
             thread = self.bot.get_channel(table.record.thread_id)
@@ -231,7 +231,7 @@ class PlayCog(commands.Cog):
     @app_commands.describe(game=_desc("option.game_id"))
     async def unfollow(self, interaction: discord.Interaction, game: int | None = None):
         table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
-        await self.host.service.follow(table.id, interaction.user.id, False)
+        await self.host.follow(table.id, interaction.user.id, False)
         locale = i18n.norm(str(interaction.locale))
         await interaction.response.send_message(
             i18n.t("game.unfollowed", locale, game=table.engine.title(locale), id=table.id), ephemeral=True
@@ -241,17 +241,30 @@ class PlayCog(commands.Cog):
     @app_commands.describe(on=_desc("option.on"), game=_desc("option.game_id"))
     async def pings(self, interaction: discord.Interaction, on: bool, game: int | None = None):
         table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
-        await self.host.service.set_pings(table.id, interaction.user.id, on)
+        await self.host.set_pings(table.id, interaction.user.id, on)
         locale = i18n.norm(str(interaction.locale))
         key = "game.pings_on" if on else "game.pings_off"
         await interaction.response.send_message(
             i18n.t(key, locale, game=table.engine.title(locale), id=table.id), ephemeral=True
         )
 
+    @play.command(name="notify", description=_desc("play.notify.description"))
+    @app_commands.describe(level=_desc("option.level"))
+    @app_commands.choices(
+        level=[app_commands.Choice(name=_desc(f"notify.{level}"), value=level) for level in PING_LEVELS]
+    )
+    async def notify(self, interaction: discord.Interaction, level: app_commands.Choice[str]):
+        """Which pings you want, in every game: all, only when it is your move, or none."""
+        await self.host.set_ping_preference(interaction.user.id, level.value)
+        locale = i18n.norm(str(interaction.locale))
+        await interaction.response.send_message(
+            i18n.t("game.notify_set", locale, level=i18n.t(f"notify.{level.value}", locale)), ephemeral=True
+        )
+
     @play.command(name="vacation", description=_desc("play.vacation.description"))
     @app_commands.describe(on=_desc("option.on"))
     async def vacation(self, interaction: discord.Interaction, on: bool):
-        await self.host.service.set_vacation(interaction.user.id, on)
+        await self.host.set_vacation(interaction.user.id, on)
         locale = i18n.norm(str(interaction.locale))
         await interaction.response.send_message(
             i18n.t("game.vacation_on" if on else "game.vacation_off", locale), ephemeral=True
@@ -302,8 +315,8 @@ class PlayCog(commands.Cog):
         if changes:
             if table.record.host_id != interaction.user.id:
                 raise ServiceError("not_host")
-            table = await self.host.service.set_game_timers(table.id, **changes)
-        settings = await self.host.service.settings_for(table.record.guild_id)
+            table = await self.host.set_game_timers(table.id, **changes)
+        settings = await self.host.settings_for(table.record.guild_id)
         record = table.record
 
         def pick(own, default):
@@ -330,7 +343,7 @@ class PlayCog(commands.Cog):
     async def stats(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
         locale = i18n.norm(str(interaction.locale))
         title = presenters()[game.value].title(locale)
-        rows = await self.host.service.leaderboard(interaction.guild_id or 0, game.value)
+        rows = await self.host.leaderboard(interaction.guild_id or 0, game.value)
         if not rows:
             text = i18n.t("stats.none", locale, game=title)
         else:
@@ -355,7 +368,7 @@ class PlayCog(commands.Cog):
     async def history(self, interaction: discord.Interaction, user: discord.User | None = None):
         locale = i18n.norm(str(interaction.locale))
         who = user or interaction.user
-        tables = await self.host.service.history(who.id, interaction.guild_id)
+        tables = await self.host.history(who.id, interaction.guild_id)
         if not tables:
             text = i18n.t("history.none", locale)
         else:

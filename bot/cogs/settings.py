@@ -56,9 +56,9 @@ class SettingsCog(commands.Cog):
         if not permissions.manage_guild:
             await interaction.response.send_message(i18n.t("error.not_manager", reader), ephemeral=True)
             return
-        service = self.bot.host.service
+        host = self.bot.host
         guild_id = interaction.guild_id
-        current = await service.settings_for(guild_id)
+        current = await host.settings_for(guild_id)
         changes: dict = {}
         if locale is not None:
             changes["locale"] = locale.value
@@ -87,7 +87,7 @@ class SettingsCog(commands.Cog):
             )
             changes["game_channel_ids"] = channels
         if changes:
-            current = await service.update_settings(guild_id, **changes)
+            current = await host.update_settings(guild_id, **changes)
         any_text = i18n.t("settings.any", reader)
         text = i18n.t(
             "settings.show",

@@ -1,0 +1,77 @@
+"""Turns that flow: open pickers in a simultaneous phase stay usable when someone else moves, and a reaction window
+closes as soon as the offered seat answers, with the player whose turn it is told what it waits for."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.e2e.harness import Harness, harness
+
+pytestmark = pytest.mark.e2e
+
+
+async def start(h: Harness, game: str, names: tuple[str, ...], seed: int | None = None) -> int:
+    if seed is not None:
+        h.service.new_seed = lambda: seed
+    host = h.users[names[0]]
+    lobby = (await h.slash(host, h.games, "play new", {"game": game})).message
+    game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+    for name in names[1:]:
+        await h.click(h.users[name], lobby, f"lobby:join:{game_id}")
+    await h.click(host, lobby, f"lobby:start:{game_id}")
+    return game_id
+
+
+async def click_first_choice(h: Harness, user, picker) -> None:
+    buttons = [b["custom_id"] for b in picker.buttons() if b["custom_id"].startswith("mv:")]
+    if buttons:
+        await h.click(user, picker, buttons[0])
+        return
+    select = picker.selects()[0]
+    await h.sb.select(user, picker, select["custom_id"], [select["options"][0]["value"]])
+    await h.idle()
+
+
+async def test_open_pickers_survive_another_players_step_in_a_simultaneous_phase(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob = h.users["alice"], h.users["bob"]
+        game_id = await start(h, "roll_for_the_galaxy", ("alice", "bob", "dave"))
+        table = await h.table(game_id)
+        assert {0, 1} <= set(table.to_act())  # everyone chooses at once
+        board = h.board_message(table)
+        bob_picker = (await h.click(bob, board, f"table:turn:{game_id}")).message
+        alice_picker = (await h.click(alice, board, f"table:turn:{game_id}")).message
+        # Alice completes a step; Bob's picker, opened before it, still works.
+        await h.play_through_chooser(alice, game_id, table.engine.legal_actions(table.state, 0)[0])
+        assert (await h.table(game_id)).version == table.version + 1
+        before = bob_picker.text
+        await click_first_choice(h, bob, bob_picker)
+        assert "out of date" not in bob_picker.text and bob_picker.text != before
+        # Alice's own old picker (opened before her step) is out of date for her: her choices changed.
+        await click_first_choice(h, alice, alice_picker)
+        assert "out of date" in alice_picker.text
+
+
+async def test_a_reaction_window_closes_when_the_offered_seat_answers(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob = h.users["alice"], h.users["bob"]
+        # Seed 0: before Alice's first turn, Bob may cast a Spell (he holds one he could use).
+        game_id = await start(h, "talisman", ("alice", "bob"), seed=0)
+        table = await h.table(game_id)
+        assert table.engine.reaction_seats(table.state) == [1] and table.to_act() == [1]
+        board = h.board_message(table)
+        assert "Waiting for Bob to react (up to 10 min)" in board.text
+        assert board.pinged_ids == []  # a chance to react is never announced in public
+        assert any(
+            "대응할 수 있습니다" in m.text and m.component(f"table:turn:{game_id}") for m in h.sb.dms(bob)
+        )
+        assert not any("Your move" in m.text for m in h.sb.dms(alice))
+        waiting = (await h.click(alice, board, f"table:turn:{game_id}")).message
+        assert "Waiting for Bob to react (up to 10 min)" in waiting.text
+        # Bob declines at once: no window to sit out, Alice is told it is her move.
+        await h.play_through_chooser(bob, game_id, {"type": "decline"})
+        table = await h.table(game_id)
+        assert table.to_act() == [0] and not table.engine.reaction_seats(table.state)
+        newest = h.board_message(table)
+        assert newest.pinged_ids == [alice.id]
+        assert any("Your move" in m.text for m in h.sb.dms(alice))
