@@ -66,12 +66,18 @@ class PrivateMessages:
         file = discord.File(io.BytesIO(png), filename="private.png") if png else discord.utils.MISSING
         try:
             if not their_turn and row.dm_message_id:
-                text = i18n.t("game.dm_hand", locale, game=title, id=table.id)
+                # Still this seat's move: the DM keeps saying so, with its button; otherwise it is just their view.
+                acting = row.seat in table.acting
+                if acting:
+                    text = self._your_move_text(table, row.seat, locale)
+                else:
+                    text = i18n.t("game.dm_hand", locale, game=title, id=table.id)
                 message = self.client.get_partial_messageable(row.dm_channel_id).get_partial_message(
                     row.dm_message_id
                 )
                 try:
-                    await message.edit(content=text + mark, attachments=[file], view=None)
+                    view = dm_view(table, locale) if acting else None
+                    await message.edit(content=text + mark, attachments=[file], view=view)
                     await self.service.remember_private_message(
                         table.id, row.seat, row.dm_channel_id, row.dm_message_id, digest
                     )

@@ -64,14 +64,20 @@ async def test_private_messages_speak_each_readers_language(tmp_path, monkeypatc
         assert "begins!" in h.sb.messages(thread)[0].text
         assert "your move in Druids" in h.board_message(table).text
         # ... each private hand its owner's, words and picture alike.
-        [alice_hand] = [m for m in h.sb.dms(alice) if m.attachments]
-        [bob_hand] = [m for m in h.sb.dms(bob) if m.attachments]
-        assert "Your private view of Druids" in alice_hand.text
-        assert "당신만 보는 정보" in bob_hand.text and "private view" not in bob_hand.text
+        # Alice acts first: one DM says so in English, with her picture and an English button.
+        [alice_turn] = h.sb.dms(alice)
+        assert (
+            alice_turn.attachments
+            and "Your move" in alice_turn.text
+            and labels(alice_turn) == ["Take my turn"]
+        )
+        [bob_hand] = h.sb.dms(bob)
+        assert (
+            bob_hand.attachments
+            and "당신만 보는 정보" in bob_hand.text
+            and "private view" not in bob_hand.text
+        )
         assert sorted(drawn) == ["en", "es", "ko"]  # Carol's too: it was drawn for the DM that failed
-        # Alice acts first: her DM says so in English, with an English button.
-        alice_turn = next(m for m in h.sb.dms(alice) if m.component(f"table:turn:{game_id}"))
-        assert "Your move" in alice_turn.text and labels(alice_turn) == ["Take my turn"]
         # Carol's DMs are closed: the thread tells her (in its language); her hand button answers in Spanish.
         assert not h.sb.dms(carol)
         assert any(carol.id in m.pinged_ids and "**My hand**" in m.text for m in h.sb.messages(thread))

@@ -157,15 +157,16 @@ async def test_a_four_player_game_with_private_assignments_by_dm(tmp_path):
                     assert reopened.message.components
             if stale is not None and not stale_checked:
                 picker, owner = stale
-                current = (await h.table(game_id)).version
+                current = await h.table(game_id)
+                token = h.token(current, owner)
                 old = [
                     c["custom_id"]
                     for c in picker.interactive()
-                    if c["custom_id"].startswith("mv:") and int(c["custom_id"].split(":")[2]) != current
+                    if c["custom_id"].startswith("mv:") and int(c["custom_id"].split(":")[2]) != token
                 ]
                 if old:
                     result = await h.click(owner, picker, old[0])
-                    assert (await h.table(game_id)).version == current  # nothing was played
+                    assert (await h.table(game_id)).version == current.version  # nothing was played
                     assert result.message is picker
                     stale_checked = True
             enough = picker_moves >= PICKER_MOVES and stale_checked and after.state["round"] >= STOP_ROUND
