@@ -685,7 +685,11 @@ def _market_tile(card_id: str, lang: str, w: int) -> Image.Image:
 
 
 def _overview_top(
-    image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], labels: dict[str, Any]
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    names: list[str],
+    labels: dict[str, Any],
 ) -> int:
     """Header (round, phase, who acts), initiative cards and the bag; returns where the market starts."""
     y = 12
