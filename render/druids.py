@@ -15,22 +15,36 @@ from render.common import (
     MUTED,
     PANEL,
     PANEL_LIGHT,
+    SEAT_MARKS,
     TEXT,
     canvas,
     fit_text,
+    fitted,
     font,
+    paste_text,
     readable_on,
     to_png,
 )
 
 KINDS = {kind["id"]: kind for kind in COMPONENTS["gem_kinds"]}
-FOLLOWER_COLOURS = [tuple(c["colour"]) for c in COMPONENTS["follower_colours"]]
+# The components' colours, drawn in shades that colour-blind players still tell apart (Okabe and Ito's set where
+# it has the hue); tests/render/test_palettes.py checks them under simulated deuteranopia.
+FOLLOWER_RGB = {"red": (213, 94, 0), "blue": (86, 180, 233), "black": (28, 28, 30), "green": (0, 158, 115)}
+GEM_RGB = {
+    "ruby": (200, 30, 70),
+    "sapphire": (0, 90, 200),
+    "emerald": (0, 150, 110),
+    "topaz": (240, 200, 40),
+    "amethyst": (150, 90, 220),
+    "onyx": (28, 28, 30),
+}
+FOLLOWER_COLOURS = [FOLLOWER_RGB[c["id"]] for c in COMPONENTS["follower_colours"]]
 
 LABELS = {
     "en": {
         "turn": "Turn {turn}",
         "to_play": "{name} to play",
-        "gems": "gems",
+        "gems": {"one": "{n} gem", "other": "{n} gems"},
         "scorable": "can be scored",
         "scored": "Places scored {scored}/{total} · place deck {deck} · gem deck {gems} · discard {discard}",
         "hand": "Your hand",
@@ -39,12 +53,12 @@ LABELS = {
         "follower": "Follower",
         "empty": "(scored, no card left)",
         "over": "Game over",
-        "cards": "{n} cards",
+        "cards": {"one": "{n} card", "other": "{n} cards"},
     },
     "ko": {
         "turn": "{turn}번째 차례",
         "to_play": "{name}님 차례",
-        "gems": "보석",
+        "gems": {"one": "보석 {n}장", "other": "보석 {n}장"},
         "scorable": "점수계산 가능",
         "scored": "점수계산한 장소 {scored}/{total} · 장소 덱 {deck} · 보석 덱 {gems} · 버린 카드 {discard}",
         "hand": "내 손패",
@@ -53,12 +67,12 @@ LABELS = {
         "follower": "추종자",
         "empty": "(점수계산 끝, 남은 장소 없음)",
         "over": "게임 종료",
-        "cards": "{n}장",
+        "cards": {"one": "{n}장", "other": "{n}장"},
     },
     "es": {
         "turn": "Turno {turn}",
         "to_play": "Juega {name}",
-        "gems": "gemas",
+        "gems": {"one": "{n} gema", "other": "{n} gemas"},
         "scorable": "puntuable",
         "scored": "Lugares puntuados {scored}/{total} · mazo de lugares {deck} · mazo de gemas {gems} · descarte {discard}",
         "hand": "Tu mano",
@@ -67,7 +81,7 @@ LABELS = {
         "follower": "Seguidor",
         "empty": "(puntuado, sin carta nueva)",
         "over": "Fin de la partida",
-        "cards": "{n} cartas",
+        "cards": {"one": "{n} carta", "other": "{n} cartas"},
     },
 }
 
@@ -85,8 +99,7 @@ def kind_name(kind: str, locale: str) -> str:
 
 
 def _kind_colour(kind: str) -> tuple[int, int, int]:
-    r, g, b = KINDS[kind]["colour"]
-    return (r, g, b)
+    return GEM_RGB[kind]
 
 
 def _seat_colour(seat: int) -> tuple[int, int, int]:
@@ -120,102 +133,132 @@ def _card_back(
     draw.rounded_rectangle((x, y, x + w, y + h), 4, fill=colour, outline=TEXT, width=1)
 
 
+TABLE_W = 1000
+SMALL = 17  # the smallest letters on the table: 17 × 550 / 1000 ≥ 9 px in the chat
+COL_W = (TABLE_W - 48 - 5 * 12) // 6
+CARD_H = 96
+TOKEN_R = 13
+
+
+def _count(labels: dict[str, Any], key: str, n: int) -> str:
+    """`n` with the word in the right number ("1 card", "2 cards")."""
+    forms = labels[key]
+    return (forms["one"] if n == 1 else forms["other"]).format(n=n)
+
+
+def _follower(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, seat: int) -> None:
+    """A follower: a round token with its seat's letter, never a card shape, so it cannot pass for a gem."""
+    colour = _seat_colour(seat)
+    draw.ellipse((x - TOKEN_R, y - TOKEN_R, x + TOKEN_R, y + TOKEN_R), fill=colour, outline=TEXT, width=2)
+    paste_text(image, (x, y + 1), SEAT_MARKS[seat], SMALL, readable_on(colour), True, "mm")
+
+
+@lru_cache(maxsize=32)
+def _place_tile(kind: str | None, locale: str) -> Image.Image:
+    """A place card on the table: the gem's diamond and name on the gem's colour."""
+    image, draw = canvas(COL_W, CARD_H, PANEL if kind is None else _kind_colour(kind))
+    if kind is None:
+        draw.rounded_rectangle((1, 1, COL_W - 2, CARD_H - 2), 10, outline=PANEL_LIGHT, width=2)
+        draw.text((COL_W // 2, CARD_H // 2), "—", fill=MUTED, font=font(24), anchor="mm")
+        return image
+    ink = readable_on(_kind_colour(kind))
+    draw.rounded_rectangle((1, 1, COL_W - 2, CARD_H - 2), 10, outline=ink, width=3)
+    mid = COL_W // 2
+    draw.polygon([(mid, 12), (mid + 22, 34), (mid, 56), (mid - 22, 34)], outline=ink, width=3)
+    name = fitted(kind_name(kind, locale), 22, COL_W - 12, True)
+    draw.text((mid, 76), name, fill=ink, font=font(22, True), anchor="mm")
+    return image
+
+
 def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
     labels = _labels(locale)
     players = view["players"]
-    height = 560 + 34 * players
-    image, draw = canvas(WIDTH, height)
-    # Header
+    track = view["track"]
+    places_top = 86
+    track_top = places_top + 28 + CARD_H + 28 + 2 * 30 + 8
+    lanes_top = track_top + 30
+    rows_top = lanes_top + players * 28 + 18
+    height = max(rows_top + players * 36 + 12, TABLE_W // 2 + 1)
+    image, draw = canvas(TABLE_W, height)
+
+    def name_of(seat: int) -> str:
+        return names[seat] if seat < len(names) else SEAT_MARKS[seat]
+
+    # header: turn and whose it is, then the decks
     if view["finished"]:
         title = labels["over"]
     else:
-        title = labels["to_play"].format(name=names[view["current"]] if view["current"] < len(names) else "?")
-    draw.text(
-        (24, 20), f"{labels['turn'].format(turn=view['turn'])} · {title}", fill=TEXT, font=font(30, True)
+        title = labels["to_play"].format(name=name_of(view["current"]))
+    head = fitted(f"{labels['turn'].format(turn=view['turn'])} · {title}", 30, TABLE_W - 48, True)
+    paste_text(image, (24, 14), head, 30, TEXT, True)
+    info = labels["scored"].format(
+        scored=view["places_scored"],
+        total=view["places_total"],
+        deck=view["place_deck"],
+        gems=view["gem_deck"],
+        discard=view["gem_discard"],
     )
-    draw.text(
-        (24, 62),
-        labels["scored"].format(
-            scored=view["places_scored"],
-            total=view["places_total"],
-            deck=view["place_deck"],
-            gems=view["gem_deck"],
-            discard=view["gem_discard"],
-        ),
-        fill=MUTED,
-        font=font(18),
-    )
-    # Places: face-down gems above, followers below in play order
-    top = 110
+    paste_text(image, (24, 54), fitted(info, SMALL, TABLE_W - 48), SMALL, MUTED)
+    # places: number and face-down gems above, the card, followers (tokens) below in play order
     for entry in view["places"]:
-        x = 24 + entry["place"] * (PLACE_W + GAP)
-        draw.text((x, top), f"{entry['place'] + 1}", fill=MUTED, font=font(20, True))
-        gem_count = entry["gems"]
-        gem_y = top + 28
-        for i in range(min(gem_count, 12)):
-            _card_back(draw, x + 4 + (i % 6) * 28, gem_y + (i // 6) * 34, PANEL_LIGHT)
-        if gem_count:
-            draw.text(
-                (x + PLACE_W - 4, gem_y + 74),
-                labels["cards"].format(n=gem_count) + f" ({labels['gems']})",
-                fill=TEXT,
-                font=font(15),
-                anchor="rb",
-            )
-        card_y = top + 110
-        image.paste(_place_card(entry["kind"], locale[:2]), (x, card_y))
+        x = 24 + entry["place"] * (COL_W + 12)
+        paste_text(image, (x, places_top), str(entry["place"] + 1), 20, MUTED, True)
+        if entry["gems"]:
+            text = fitted(_count(labels, "gems", entry["gems"]), SMALL, COL_W - 30)
+            paste_text(image, (x + COL_W, places_top + 2), text, SMALL, TEXT, anchor="ra")
+        card_y = places_top + 28
+        image.paste(_place_tile(entry["kind"], locale[:2]), (x, card_y))
         if entry["scorable"]:
             draw.rounded_rectangle(
-                (x - 3, card_y - 3, x + PLACE_W + 2, card_y + PLACE_H + 2), 14, outline=GOLD, width=3
+                (x - 4, card_y - 4, x + COL_W + 3, card_y + CARD_H + 3), 12, outline=GOLD, width=4
             )
-            draw.text(
-                (x + PLACE_W // 2, card_y + PLACE_H + 14),
-                labels["scorable"],
-                fill=GOLD,
-                font=font(15, True),
-                anchor="mm",
-            )
-        follower_y = card_y + PLACE_H + 30
-        for i, seat in enumerate(entry["followers"][:12]):
-            _card_back(draw, x + 4 + (i % 6) * 28, follower_y + (i // 6) * 34, _seat_colour(seat))
-    # Score track: the six cards of the column, laid out left to right
-    track = view["track"]
-    track_top = 470
+            text = fitted(labels["scorable"], SMALL, COL_W, True)
+            paste_text(image, (x + COL_W // 2, card_y + CARD_H + 14), text, SMALL, GOLD, True, "mm")
+        per_row = COL_W // (2 * TOKEN_R + 3)
+        for i, seat in enumerate(entry["followers"][: 2 * per_row]):
+            fx = x + TOKEN_R + 1 + (i % per_row) * (2 * TOKEN_R + 3)
+            fy = card_y + CARD_H + 28 + TOKEN_R + (i // per_row) * 30
+            _follower(image, draw, fx, fy, seat)
+    # score track: the column of score cards laid out left to right, a numbered tick every five steps, and
+    # one lane per mover so movers on one step stay visible
     length = track["cards"] * track["steps"]
-    step_w = (WIDTH - 48) / length
-    for card in range(track["cards"]):
-        x0 = 24 + card * track["steps"] * step_w
-        draw.rounded_rectangle(
-            (x0 + 1, track_top, x0 + track["steps"] * step_w - 2, track_top + 56),
-            8,
-            fill=PANEL,
-            outline=PANEL_LIGHT,
+    left, right = 24 + 2 * TOKEN_R + 8, TABLE_W - 24
+    step_w = (right - left) / length
+    draw.rounded_rectangle((24, lanes_top - 6, TABLE_W - 24, lanes_top + players * 28 - 2), 8, fill=PANEL)
+    for step in range(0, length + 1, 5):
+        x = left + step * step_w
+        major = step % track["steps"] == 0
+        draw.line(
+            (x, lanes_top - 6, x, lanes_top + players * 28 - 2), fill=PANEL_LIGHT, width=3 if major else 1
         )
-        low = track["base"] + card * track["steps"]
-        draw.text((x0 + 8, track_top + 4), str(low), fill=MUTED, font=font(13))
+        paste_text(
+            image,
+            (x, track_top + 20),
+            str(track["base"] + step),
+            SMALL,
+            TEXT if major else MUTED,
+            major,
+            "ms",
+        )
     for seat, score in enumerate(view["scores"]):
-        offset = min(max(score - track["base"], 0), length - 1)
-        cx = 24 + (offset + 0.5) * step_w
-        cy = track_top + 22 + seat * 9  # one lane per mover, so movers on one step stay visible
-        draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=_seat_colour(seat), outline=TEXT, width=2)
-    # Players
-    y = track_top + 76
+        offset = min(max(score - track["base"], 0), length)
+        cy = lanes_top + 11 + seat * 28
+        draw.line((left, cy, left + offset * step_w, cy), fill=_seat_colour(seat), width=4)
+        _follower(image, draw, left + offset * step_w, cy, seat)
+    # players: token, name, score, cards in hand
+    y = rows_top
     for seat in range(players):
-        colour = _seat_colour(seat)
-        is_current = seat in view["to_act"]
-        if is_current:
-            draw.rounded_rectangle((16, y - 4, WIDTH - 16, y + 28), 8, fill=PANEL)
-        draw.ellipse((24, y, 48, y + 24), fill=colour, outline=TEXT, width=2)
-        name = names[seat] if seat < len(names) else f"#{seat + 1}"
-        draw.text(
-            (60, y),
-            fit_text(draw, name, 22, 520, bold=is_current),
-            fill=ACCENT if is_current else TEXT,
-            font=font(22, is_current),
+        acting = seat in view["to_act"]
+        if acting:
+            draw.rounded_rectangle((16, y - 4, TABLE_W - 16, y + 30), 8, fill=PANEL, outline=ACCENT, width=2)
+        _follower(image, draw, 24 + TOKEN_R, y + 13, seat)
+        head = ("▶ " if acting else "") + name_of(seat)
+        paste_text(image, (60, y), fitted(head, 22, 520, True), 22, ACCENT if acting else TEXT, True)
+        paste_text(image, (720, y + 13), str(view["scores"][seat]), 24, GOLD, True, "rm")
+        paste_text(
+            image, (760, y + 13), _count(labels, "cards", view["hand_sizes"][seat]), 20, MUTED, anchor="lm"
         )
-        draw.text((760, y), f"{view['scores'][seat]}", fill=GOLD, font=font(22, True))
-        draw.text((860, y), labels["cards"].format(n=view["hand_sizes"][seat]), fill=MUTED, font=font(20))
-        y += 34
+        y += 36
     return to_png(image)
 
 
