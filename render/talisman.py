@@ -226,8 +226,8 @@ def _space_title(name: str, width: int) -> tuple[str, ...]:
             lines[-1] += f" {word}"
         else:
             lines.append(word)
-    if len(lines) > 2:
-        lines = [lines[0], " ".join(lines[1:])]
+    if len(lines) > 3:
+        lines = [lines[0], lines[1], " ".join(lines[2:])]
     return tuple(fitted(line, SMALL, width, True) for line in lines)
 
 
@@ -236,7 +236,7 @@ def _title_width(index: int) -> int:
     if index == CROWN:
         return 2 * CROWN_R - 8
     outer, inner, _, n = RINGS[_ring_of(index)]
-    return int(2 * math.pi * (inner + (outer - inner) * 0.62) / n) + 6
+    return int(2 * math.pi * (inner + (outer - inner) * 0.72) / n) + 8  # may cross the thin edge lines
 
 
 def _card_label(card: dict[str, Any], locale: str) -> tuple[str, tuple[int, int, int]]:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import time
-
 import pytest
 
 from engines.rng import Rng
@@ -31,16 +29,13 @@ def _mid_game(players: int, stop_stage: str, seed: int = 7):
 def test_table_and_screen_render_as_png(players, stage, locale, artifacts_dir):
     state = _mid_game(players, stage)
     names = ["Ana", "민준", "Bea", "서연", "Chris"][:players]
-    started = time.perf_counter()
     table = render_table(ENGINE.view(state, None), names, locale)
-    elapsed = time.perf_counter() - started
     screen = render_private(ENGINE.view(state, 0), locale)
     assert table.startswith(PNG) and screen.startswith(PNG)
     assert len(table) < 1_500_000 and len(screen) < 1_500_000
     assert render_private(ENGINE.view(state, None), locale) is None
     (artifacts_dir / f"roll_for_the_galaxy-table-{players}p-{stage}.png").write_bytes(table)
     (artifacts_dir / f"roll_for_the_galaxy-screen-{players}p-{stage}.png").write_bytes(screen)
-    assert elapsed < 2.0
 
 
 def test_private_screen_shows_the_roll_only_to_its_owner():

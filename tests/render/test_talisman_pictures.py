@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from engines.rng import Rng
 from render.talisman import render_private, render_table
-
-from .helpers import talisman
+from tests.engines.talisman.helpers import talisman
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
