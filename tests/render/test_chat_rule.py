@@ -15,15 +15,10 @@ CASES = [
     for players in range(presenters()[name].engine.min_players, presenters()[name].engine.max_players + 1)
     for moves in (0, 40, 3000)  # a new game, one under way, one finished (or far along)
 ]
-NOT_YET = {"roll_for_the_galaxy"}  # its table is still the old portrait layout with small letters
 
 
 @pytest.mark.parametrize(("name", "players", "moves"), CASES)
-def test_public_picture_is_landscape_and_legible_in_the_chat(name, players, moves, request):
-    if name in NOT_YET:
-        request.applymarker(
-            pytest.mark.xfail(reason="Roll for the Galaxy's table is not redrawn yet", strict=False)
-        )
+def test_public_picture_is_landscape_and_legible_in_the_chat(name, players, moves):
     game = presenters()[name]
     _, _, views = played(name, players, seed=players * 100 + moves, moves=moves)
     names = [f"Player {i + 1}" for i in range(players)]
