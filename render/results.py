@@ -92,6 +92,15 @@ CATEGORIES: dict[str, dict[str, dict[str, str]]] = {
     },
 }
 
+# What the lines count where it is not the game's score.
+CHART_TITLES = {
+    "talisman": {
+        "en": "Strength + Craft + Life over the game",
+        "ko": "게임 중 힘 + 기술 + 생명력",
+        "es": "Fuerza + Astucia + Vida durante la partida",
+    },
+}
+
 
 def _labels(locale: str) -> dict[str, str]:
     return LABELS.get(locale[:2], LABELS["en"])
@@ -157,7 +166,9 @@ def game_results(
     used = [key for key in table if any(seat.get(key) for seat in parts)] or list(table)[:1]
     categories = [table[key].get(lang, table[key]["en"]) for key in used]
     values = [[seat.get(key, 0) for key in used] for seat in parts]
-    return render_results(names, categories, values, series, winners, title, locale)
+    chart = CHART_TITLES.get(final_view["game"], {})
+    chart_title = chart.get(lang, chart.get("en"))
+    return render_results(names, categories, values, series, winners, title, locale, chart_title)
 
 
 # --- drawing ------------------------------------------------------------------------------------------------
@@ -204,10 +215,12 @@ def render_results(
     winners: list[int],
     title: str,
     locale: str,
+    chart_title: str | None = None,
 ) -> bytes:
     """A landscape picture: left, one stacked bar per player (`values[seat][category]`, negatives stacked below
     zero); right, each player's score after every move (`series[move][seat]`) as a line with the seat's colour,
-    marker shape and name. `title` heads the picture; winners are marked."""
+    marker shape and name. `title` heads the picture; `chart_title` (if given) names what the lines count;
+    winners are marked."""
     labels = _labels(locale)
     image, draw = canvas(WIDTH, HEIGHT)
     paste_text(image, (24, 14), fitted(title, 28, WIDTH - 48, True), 28, TEXT, True)
@@ -267,18 +280,25 @@ def render_results(
 
     # --- line chart
     cl, cr, ct, cb = 620, WIDTH - 40, 100, HEIGHT - 150
-    paste_text(image, (cl - 40, 60), labels["over_game"], 22, MUTED, True)
+    paste_text(
+        image,
+        (cl - 40, 60),
+        fitted(chart_title or labels["over_game"], 22, cr - cl + 40, True),
+        22,
+        MUTED,
+        True,
+    )
     draw.rectangle((cl, ct, cr, cb), fill=PANEL)
     flat = [v for snap in series for v in snap] or [0]
     yt = _nice_ticks(min(0, *flat), max(1, *flat))
     steps = max(len(series) - 1, 1)
-    xt = _nice_ticks(0, steps, 5)
+    xt = [t for t in _nice_ticks(0, steps, 6) if t <= steps]  # the axis ends at the last move
 
     def cy_of(v: float) -> float:
         return cb - (v - yt[0]) / (yt[-1] - yt[0]) * (cb - ct)
 
     def cx_of(i: float) -> float:
-        return cl + i / xt[-1] * (cr - cl)
+        return cl + i / steps * (cr - cl)
 
     for t in yt:
         draw.line((cl, cy_of(t), cr, cy_of(t)), fill=PANEL_LIGHT)
@@ -286,10 +306,15 @@ def render_results(
     for t in xt:
         paste_text(image, (cx_of(t), cb + 8), f"{t:g}", SMALL, MUTED, anchor="ma")
     paste_text(image, ((cl + cr) / 2, cb + 34), labels["move"], SMALL, MUTED, anchor="ma")
-    every = max(1, len(series) // 12)  # markers on a dozen points a line, so dense series stay readable
+    every = max(
+        1, len(series) // 12 // max(1, math.ceil(len(series) / (cr - cl)))
+    )  # about a dozen markers a line
     ends = []
     for seat in range(players):
-        points = [(cx_of(i), cy_of(snap[seat])) for i, snap in enumerate(series) if seat < len(snap)]
+        # no more points than the chart has pixels across: a long game's thousands of moves draw no better
+        keep = max(1, math.ceil(len(series) / (cr - cl)))
+        picked = [i for i in range(len(series)) if i % keep == 0 or i == len(series) - 1]
+        points = [(cx_of(i), cy_of(series[i][seat])) for i in picked if seat < len(series[i])]
         if not points:
             continue
         if len(points) > 1:
