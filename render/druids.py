@@ -18,7 +18,6 @@ from render.common import (
     SEAT_MARKS,
     TEXT,
     canvas,
-    fit_text,
     fitted,
     font,
     paste_text,
@@ -51,7 +50,6 @@ LABELS = {
         "home": "Followers you can take",
         "played": "Your face-down cards",
         "follower": "Follower",
-        "empty": "(scored, no card left)",
         "over": "Game over",
         "cards": {"one": "{n} card", "other": "{n} cards"},
     },
@@ -65,7 +63,6 @@ LABELS = {
         "home": "가져올 수 있는 추종자",
         "played": "내가 엎어 둔 카드",
         "follower": "추종자",
-        "empty": "(점수계산 끝, 남은 장소 없음)",
         "over": "게임 종료",
         "cards": {"one": "{n}장", "other": "{n}장"},
     },
@@ -79,14 +76,10 @@ LABELS = {
         "home": "Seguidores que puedes tomar",
         "played": "Tus cartas boca abajo",
         "follower": "Seguidor",
-        "empty": "(puntuado, sin carta nueva)",
         "over": "Fin de la partida",
         "cards": {"one": "{n} carta", "other": "{n} cartas"},
     },
 }
-
-WIDTH = 1200
-PLACE_W, PLACE_H, GAP = 180, 120, 16
 
 
 def _labels(locale: str) -> dict[str, str]:
@@ -104,33 +97,6 @@ def _kind_colour(kind: str) -> tuple[int, int, int]:
 
 def _seat_colour(seat: int) -> tuple[int, int, int]:
     return FOLLOWER_COLOURS[seat % len(FOLLOWER_COLOURS)]
-
-
-@lru_cache(maxsize=32)
-def _place_card(kind: str | None, locale: str) -> Image.Image:
-    """A place card face, drawn once and reused."""
-    image, draw = canvas(PLACE_W, PLACE_H, PANEL if kind is None else _kind_colour(kind))
-    if kind is None:
-        draw.rounded_rectangle((2, 2, PLACE_W - 3, PLACE_H - 3), 12, outline=PANEL_LIGHT, width=2)
-        draw.text(
-            (PLACE_W // 2, PLACE_H // 2), _labels(locale)["empty"], fill=MUTED, font=font(14), anchor="mm"
-        )
-        return image
-    ink = readable_on(_kind_colour(kind))
-    draw.rounded_rectangle((2, 2, PLACE_W - 3, PLACE_H - 3), 12, outline=ink, width=3)
-    draw.polygon(
-        [(PLACE_W // 2, 22), (PLACE_W // 2 + 26, 48), (PLACE_W // 2, 74), (PLACE_W // 2 - 26, 48)],
-        outline=ink,
-        width=3,
-    )
-    draw.text((PLACE_W // 2, 96), kind_name(kind, locale), fill=ink, font=font(24, True), anchor="mm")
-    return image
-
-
-def _card_back(
-    draw: ImageDraw.ImageDraw, x: int, y: int, colour: tuple[int, int, int], w: int = 22, h: int = 30
-) -> None:
-    draw.rounded_rectangle((x, y, x + w, y + h), 4, fill=colour, outline=TEXT, width=1)
 
 
 TABLE_W = 1000
@@ -265,65 +231,74 @@ def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
 def _gem_face(
     draw: ImageDraw.ImageDraw, x: int, y: int, card: str, locale: str, w: int = 110, h: int = 150
 ) -> None:
+    """A gem card: its value over a diamond, the gem's name."""
     kind, value = card.rsplit("-", 1)
     colour = _kind_colour(kind)
     ink = readable_on(colour)
     draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=colour, outline=TEXT, width=2)
-    draw.text((x + w // 2, y + 60), value, fill=ink, font=font(56, True), anchor="mm")
-    draw.text(
-        (x + w // 2, y + h - 22),
-        fit_text(draw, kind_name(kind, locale), 17, w - 8),
-        fill=ink,
-        font=font(17, True),
-        anchor="mm",
-    )
+    mid, cy, r = x + w // 2, y + h * 2 // 5, w * 2 // 5
+    draw.polygon([(mid, cy - r), (mid + r, cy), (mid, cy + r), (mid - r, cy)], outline=ink, width=3)
+    draw.text((mid, cy), value, fill=ink, font=font(h * 3 // 10, True), anchor="mm")
+    label = fitted(kind_name(kind, locale), PRIVATE_SMALL, w - 8, True)
+    draw.text((mid, y + h - h // 7), label, fill=ink, font=font(PRIVATE_SMALL, True), anchor="mm")
 
 
 def _follower_face(
     draw: ImageDraw.ImageDraw, x: int, y: int, number: int, seat: int, label: str, w: int = 110, h: int = 150
 ) -> None:
+    """A follower card: its number in a round token (as followers are drawn on the table), gold-edged."""
     colour = _seat_colour(seat)
     ink = readable_on(colour)
-    big = h * 3 // 8
     draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=colour, outline=GOLD, width=3)
-    draw.text((x + w // 2, y + h * 2 // 5), str(number), fill=ink, font=font(big, True), anchor="mm")
-    draw.text((x + w // 2, y + h - h // 7), label, fill=ink, font=font(max(15, h // 9), True), anchor="mm")
+    mid, cy, r = x + w // 2, y + h * 2 // 5, w * 2 // 5
+    draw.ellipse((mid - r, cy - r, mid + r, cy + r), outline=ink, width=3)
+    draw.text((mid, cy), str(number), fill=ink, font=font(h * 3 // 10, True), anchor="mm")
+    label = fitted(label, PRIVATE_SMALL, w - 8, True)
+    draw.text((mid, y + h - h // 7), label, fill=ink, font=font(PRIVATE_SMALL, True), anchor="mm")
+
+
+PRIVATE_W = 920
+PRIVATE_SMALL = 16  # 16 × 550 / 920 ≥ 9 px in the chat
 
 
 def render_private(view: dict[str, Any], locale: str) -> bytes:
+    """The viewer's hand, the followers it can still take, and its face-down cards by place."""
     labels = _labels(locale)
     seat = view["viewer"]
     hand = view["hand"]
-    played = [(entry["place"], entry["kind"], card) for entry in view["places"] for card in entry["mine"]]
-    height = 300 + (150 if played else 0)
-    image, draw = canvas(WIDTH, height, BACKGROUND)
-    draw.text((24, 16), labels["hand"], fill=TEXT, font=font(26, True))
+    played = [(entry["place"], card) for entry in view["places"] for card in entry["mine"]]
+    per_hand = (PRIVATE_W - 24) // 124
+    hand_rows = max(1, (len(hand) + per_hand - 1) // per_hand)
+    per_played = (PRIVATE_W - 24) // 82
+    played_rows = (len(played) + per_played - 1) // per_played
+    home_y = 56 + hand_rows * 160 + 6
+    played_y = home_y + 84
+    height = played_y + (30 + played_rows * 108 if played else 0)
+    image, draw = canvas(PRIVATE_W, height, BACKGROUND)
+    draw.text((24, 14), labels["hand"], fill=TEXT, font=font(26, True))
     for i, card in enumerate(hand):
-        x = 24 + i * 124
+        x = 24 + (i % per_hand) * 124
+        y = 56 + (i // per_hand) * 160
         if card.startswith("f-"):
-            _follower_face(draw, x, 56, int(card[2:]), seat, labels["follower"])
+            _follower_face(draw, x, y, int(card[2:]), seat, labels["follower"])
         else:
-            _gem_face(draw, x, 56, card, locale)
-    draw.text((24, 222), labels["home"], fill=MUTED, font=font(18))
+            _gem_face(draw, x, y, card, locale)
+    draw.text((24, home_y), labels["home"], fill=MUTED, font=font(20))
     if not view["followers_home"]:
-        draw.text((24, 256), "—", fill=MUTED, font=font(22))
+        draw.text((24, home_y + 34), "—", fill=MUTED, font=font(22))
     for i, number in enumerate(view["followers_home"]):
-        x = 24 + i * 52
-        draw.rounded_rectangle((x, 250, x + 42, 290), 6, fill=_seat_colour(seat), outline=TEXT)
-        draw.text(
-            (x + 21, 270), str(number), fill=readable_on(_seat_colour(seat)), font=font(22, True), anchor="mm"
-        )
+        cx, cy = 24 + 21 + i * 52, home_y + 54
+        colour = _seat_colour(seat)
+        draw.ellipse((cx - 21, cy - 21, cx + 21, cy + 21), fill=colour, outline=TEXT, width=2)
+        draw.text((cx, cy), str(number), fill=readable_on(colour), font=font(22, True), anchor="mm")
     if played:
-        draw.text((24, 306), labels["played"], fill=MUTED, font=font(18))
-        for i, (place, _kind, card) in enumerate(played[:14]):
-            x = 24 + i * 82
+        draw.text((24, played_y), labels["played"], fill=MUTED, font=font(20))
+        for i, (place, card) in enumerate(played):
+            x = 24 + (i % per_played) * 82
+            y = played_y + 30 + (i // per_played) * 108
             label = f"{place + 1}"
             if card.startswith("f-"):
-                _follower_face(draw, x, 334, int(card[2:]), seat, label, w=72, h=100)
+                _follower_face(draw, x, y, int(card[2:]), seat, label, w=72, h=100)
             else:
-                kind_of, value = card.rsplit("-", 1)
-                colour = _kind_colour(kind_of)
-                draw.rounded_rectangle((x, 334, x + 72, 434), 8, fill=colour, outline=TEXT, width=2)
-                draw.text((x + 36, 374), value, fill=readable_on(colour), font=font(36, True), anchor="mm")
-                draw.text((x + 36, 420), label, fill=readable_on(colour), font=font(15, True), anchor="mm")
+                _gem_face(draw, x, y, card, locale, w=72, h=100)
     return to_png(image)

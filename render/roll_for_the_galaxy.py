@@ -23,17 +23,13 @@ from render.common import (
     SEAT_MARKS,
     TEXT,
     canvas,
-    fit_text,
     fitted,
     font,
     paste_text,
     readable_on,
-    text_width,
     to_png,
 )
 
-WIDTH = 1280
-TILE_W, TILE_H, TILE_GAP = 116, 58, 6
 DIE = 20
 DIE_RGB = {d["id"]: tuple(d["rgb"]) for d in D.DICE}
 WORLD_RGB = {
@@ -216,57 +212,6 @@ def _dice_row(
         )
         end += 40
     return end
-
-
-def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, lines: int = 2) -> list[str]:
-    """Word-wrap `text` into at most `lines` lines, the last one shortened with an ellipsis if needed."""
-    out: list[str] = []
-    words = text.split()
-    while words and len(out) < lines - 1:
-        line = words.pop(0)
-        while words and text_width(draw, f"{line} {words[0]}", size, True) <= width:
-            line = f"{line} {words.pop(0)}"
-        out.append(fit_text(draw, line, size, width, bold=True))
-    if words:
-        out.append(fit_text(draw, " ".join(words), size, width, bold=True))
-    return out
-
-
-def _tile(
-    draw: ImageDraw.ImageDraw,
-    x: int,
-    y: int,
-    side_id: str,
-    locale: str,
-    goods: list[str] | None = None,
-    faction: bool = False,
-) -> None:
-    data = D.side(side_id)
-    world = data["kind"] == "world"
-    fill = WORLD_RGB[data["color"]] if world else DEV_RGB
-    ink = readable_on(fill)
-    draw.rounded_rectangle(
-        (x, y, x + TILE_W, y + TILE_H), 7, fill=fill, outline=GOLD if faction else (25, 25, 30), width=2
-    )
-    # Cost: a circle for worlds, a diamond for developments, as on the tiles.
-    cx, cy, r = x + 14, y + 14, 10
-    if world:
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(245, 245, 245), outline=(20, 20, 20))
-    else:
-        draw.polygon(
-            [(cx, cy - r - 1), (cx + r + 1, cy), (cx, cy + r + 1), (cx - r - 1, cy)],
-            fill=(245, 245, 245),
-            outline=(20, 20, 20),
-        )
-    draw.text((cx, cy), str(data["cost"]), fill=(20, 20, 20), font=font(13, True), anchor="mm")
-    name = _side_name(side_id, locale)
-    size, lines = 12, _wrap(draw, name, 12, TILE_W - 32)
-    if " ".join(lines) != " ".join(name.split()):  # too long for two lines: a smaller font on three
-        size, lines = 10, _wrap(draw, name, 10, TILE_W - 32, lines=3)
-    for i, line in enumerate(lines):
-        draw.text((x + 28, y + 5 + i * (size + 3)), line, fill=ink, font=font(size, True))
-    for i, good in enumerate(goods or []):
-        _die(draw, x + TILE_W - 20 - i * 18, y + TILE_H - 20, good, size=16)
 
 
 def _phase_strip(
@@ -469,98 +414,107 @@ def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
 
 
 def render_private(view: dict[str, Any], locale: str) -> bytes | None:
-    """The viewer's screen: its roll and assignment, its construction stacks, tiles being scouted."""
+    """The viewer's screen: its roll and assignment, its construction stacks, tiles being scouted; as legible
+    in the chat as the table (the same width and letters)."""
     seat = view["viewer"]
     if seat is None:
         return None
     labels = _labels(locale)
     s = view["seats"][seat]
-    image, draw = canvas(WIDTH, 470)
-    draw.text(
-        (20, 14),
-        labels["screen"] + " · " + _stage_name(view["stage"], locale),
-        fill=TEXT,
-        font=font(26, True),
-    )
-    y = 60
+    image, draw = canvas(TABLE_W, 1000)
+    title = labels["screen"] + " · " + _stage_name(view["stage"], locale)
+    paste_text(image, (16, 12), fitted(title, 26, TABLE_W - 32, True), 26, TEXT, True)
+    y = 56
     dice = s.get("dice")
     if dice:
         sel = s.get("sel")
         columns = [*D.PHASES, "dictate", None]
-        col_w = (WIDTH - 40) // len(columns)
+        col_w = (TABLE_W - 32) // len(columns)
+        rows = max(1, max((sum(1 for d in dice if d["at"] == c) + 3) // 4 for c in columns))
+        box_h = 40 + rows * 36
         for i, column in enumerate(columns):
-            x = 20 + i * col_w
+            x = 16 + i * col_w
             chosen = sel is not None and dice[sel]["at"] == column
-            title = {None: labels["unassigned"], "dictate": labels["dictate"]}.get(column) or _phase_name(
+            name = {None: labels["unassigned"], "dictate": labels["dictate"]}.get(column) or _phase_name(
                 column, locale
             )
             draw.rounded_rectangle(
-                (x, y, x + col_w - 8, y + 200),
+                (x, y, x + col_w - 8, y + box_h),
                 8,
                 fill=PANEL,
                 outline=GOLD if chosen else PANEL_LIGHT,
                 width=3 if chosen else 1,
             )
-            draw.text(
-                (x + 10, y + 8),
-                fit_text(draw, title, 16, col_w - 24, bold=True),
-                fill=TEXT,
-                font=font(16, True),
-            )
-            placed = [(i2, d) for i2, d in enumerate(dice) if d["at"] == column]
+            paste_text(image, (x + 8, y + 8), fitted(name, SMALL, col_w - 24, True), SMALL, TEXT, True)
+            placed = [(index, d) for index, d in enumerate(dice) if d["at"] == column]
             for k, (index, die) in enumerate(placed):
                 _die(
                     draw,
-                    x + 10 + (k % 4) * 36,
-                    y + 38 + (k // 4) * 36,
+                    x + 6 + (k % 4) * 34,
+                    y + 36 + (k // 4) * 36,
                     die["c"],
                     FACE_MARK[die["f"]],
                     size=30,
                     ghost=index == sel,
                 )
         status = labels["ready"] if s["ready"] else labels["assigning"]
-        draw.text(
-            (20, y + 212),
+        paste_text(
+            image,
+            (16, y + box_h + 8),
             f"{labels['rolled'].format(n=len(dice))} · {status}",
-            fill=MUTED,
-            font=font(16, True),
+            SMALL,
+            MUTED,
+            True,
         )
-        y += 246
+        y += box_h + 40
     elif view["stage"] == "setup" and s["start_tiles"]:
-        draw.text((20, y), labels["setup"], fill=TEXT, font=font(18, True))
-        for i, tile in enumerate(s["start_tiles"]):
-            _tile(draw, 20 + i * (2 * TILE_W + 20), y + 30, D.TILE_SIDES[tile]["development"], locale)
-            _tile(draw, 20 + i * (2 * TILE_W + 20) + TILE_W + 4, y + 30, D.TILE_SIDES[tile]["world"], locale)
-        y += 110
+        paste_text(image, (16, y), labels["setup"], 20, TEXT, True)
+        y += 30
+        half = (TABLE_W - 48) // 2
+        for tile in s["start_tiles"]:
+            for j, kind in enumerate(("development", "world")):
+                entry = {"id": D.TILE_SIDES[tile][kind], "goods": []}
+                _tile_line(image, draw, 16 + j * (half + 16), y, half, entry, False, locale)
+            y += LINE
+        y += 10
     else:
         message = labels["waiting"] if view["stage"] == "assign" else labels["nothing"]
-        draw.text((20, y), message, fill=MUTED, font=font(18))
-        y += 40
-    draw.text((20, y), labels["stack"], fill=TEXT, font=font(18, True))
-    for row, key in enumerate(("dev_stack", "world_stack")):
+        paste_text(image, (16, y), message, 20, MUTED)
+        y += 36
+    # construction stacks, top first, three tiles a line
+    paste_text(image, (16, y), labels["stack"], 20, TEXT, True)
+    y += 30
+    col_w = (TABLE_W - 32 - 140) // 3
+    for key in ("dev_stack", "world_stack"):
         kind = "development" if key == "dev_stack" else "world"
         tiles = s.get(key, [])
-        yy = y + 28 + row * (TILE_H + 8)
-        draw.text(
-            (20, yy + 20),
-            labels["dev" if kind == "development" else "world"],
-            fill=MUTED,
-            font=font(15, True),
+        paste_text(
+            image, (16, y + 2), labels["dev" if kind == "development" else "world"], SMALL, MUTED, True
         )
-        for i, tile in enumerate(tiles[:9]):
-            _tile(draw, 120 + i * (TILE_W + TILE_GAP), yy, D.TILE_SIDES[tile][kind], locale)
         if not tiles:
-            draw.text((120, yy + 20), labels["empty"], fill=MUTED, font=font(14))
-    y += 28 + 2 * (TILE_H + 8)
+            paste_text(image, (156, y + 2), labels["empty"], SMALL, MUTED)
+            y += LINE
+        for i, tile in enumerate(tiles):
+            entry = {"id": D.TILE_SIDES[tile][kind], "goods": []}
+            _tile_line(
+                image, draw, 156 + (i % 3) * col_w, y + (i // 3) * LINE, col_w - 8, entry, False, locale
+            )
+        y += ((len(tiles) + 2) // 3) * LINE + 8
+    # tiles drawn while scouting and one's own discards: both sides of each
     scout = (s.get("task") or {}).get("scout") or {}
-    extras = [(labels["drawn"], scout.get("drawn", [])), (labels["my_discards"], view.get("my_discards", []))]
-    x = 20
-    for label, tiles in extras:
+    for label, tiles in (
+        (labels["drawn"], scout.get("drawn", [])),
+        (labels["my_discards"], view.get("my_discards", [])),
+    ):
         if not tiles:
             continue
-        draw.text((x, y), label, fill=TEXT, font=font(16, True))
-        for i, tile in enumerate(tiles[:4]):
-            _tile(draw, x + i * (TILE_W + TILE_GAP), y + 24, D.TILE_SIDES[tile]["development"], locale)
-            _tile(draw, x + i * (TILE_W + TILE_GAP), y + 24 + TILE_H + 4, D.TILE_SIDES[tile]["world"], locale)
-        x += 4 * (TILE_W + TILE_GAP) + 20
-    return _png(image.crop((0, 0, WIDTH, max(y + 10 if x == 20 else y + 24 + 2 * TILE_H + 16, 200))))
+        paste_text(image, (16, y + 4), label, 20, TEXT, True)
+        y += 32
+        half = (TABLE_W - 48) // 2
+        for tile in tiles:
+            for j, kind in enumerate(("development", "world")):
+                entry = {"id": D.TILE_SIDES[tile][kind], "goods": []}
+                _tile_line(image, draw, 16 + j * (half + 16), y, half, entry, False, locale)
+            y += LINE
+        y += 8
+    return _png(image.crop((0, 0, TABLE_W, max(y + 12, 200))))
