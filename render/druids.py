@@ -22,7 +22,6 @@ from render.common import (
     font,
     paste_text,
     readable_on,
-    to_png,
     to_png_flat,
 )
 
@@ -302,4 +301,4 @@ def render_private(view: dict[str, Any], locale: str) -> bytes:
                 _follower_face(draw, x, y, int(card[2:]), seat, label, w=72, h=100)
             else:
                 _gem_face(draw, x, y, card, locale, w=72, h=100)
-    return to_png(image)
+    return to_png_flat(image)
