@@ -9,7 +9,7 @@ import render.common as common
 from bot import i18n
 from bot.games import presenter
 from engines.roll_player.data import CARDS
-from engines.talisman.data import ADVENTURE, PURCHASE, SPACES
+from engines.talisman.data import SPACES
 from render import druids, roll_player, talisman
 from render.common import ACCENT, SEAT_COLOURS, font
 from tests.render.helpers import colours_in, has_colour, picture, played
@@ -133,8 +133,6 @@ def test_every_space_name_fits_its_sector_in_every_language():
                 font(talisman.SMALL, True).getlength(line) <= talisman._title_width(space["index"])
                 for line in lines
             )
-    for card in [*ADVENTURE.values(), *PURCHASE.values()]:
-        assert card["name"]["en"]  # cards are shown as counted badges, their names in the bot's text
 
 
 # --- Druids --------------------------------------------------------------------------------------------------
