@@ -41,7 +41,44 @@ def run(repeat: int = 20) -> None:
             times = timed(lambda game=game, own=own: game.render_private(own, "en"), repeat)
             size = len(game.render_private(own, "en") or b"")
             print(f"{name:22} private  {summary(times)}  {size / 1024:.0f} kB  {_verdict(times, size)}")
+        if name == "roll_player":  # each player's full sheet, one click from the table
+            from render.roll_player import render_sheet
+
+            times = timed(lambda public=public, names=names: render_sheet(public, 0, names, "en"), repeat)
+            size = len(render_sheet(public, 0, names, "ko"))
+            print(f"{name:22} sheet    {summary(times)}  {size / 1024:.0f} kB  {_verdict(times, size)}")
+    results(repeat)
     by_player_count(repeat)
+
+
+def results(repeat: int) -> None:
+    """The results picture of a finished game, and the score series computed from its public views."""
+    from render.results import game_results, score_series
+
+    print("\n## Results picture (finished 3-player games; series from every public view)")
+    for name, game in sorted(presenters().items()):
+        engine = game.engine
+        players = 1 if name == "roll_player" else 3
+        state = engine.new_game(players, engine.validate_options({}), 7)
+        rng = Rng.from_seed(7)
+        views = [engine.view(state, None)]
+        while engine.outcome(state) is None and len(views) < 5000:
+            seat = rng.choice(engine.to_act(state))
+            state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+            views.append(engine.view(state, None))
+        winners = engine.outcome(state).winners if engine.outcome(state) else []
+        names = [f"Player {i + 1}" for i in range(players)]
+        series_times = timed(lambda views=views: score_series(views), max(1, repeat // 4))
+        series = score_series(views)
+        times = timed(
+            lambda views=views, series=series, names=names, winners=winners, title=name: game_results(
+                views[-1], series, names, winners, "en", title
+            ),
+            repeat,
+        )
+        size = len(game_results(views[-1], series, names, winners, "ko", name))
+        print(f"{name:22} picture  {summary(times)}  {size / 1024:.0f} kB  {_verdict(times, size)}")
+        print(f"{name:22} series   {summary(series_times)}  ({len(views)} views)")
 
 
 def by_player_count(repeat: int) -> None:

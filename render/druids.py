@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -15,64 +16,71 @@ from render.common import (
     MUTED,
     PANEL,
     PANEL_LIGHT,
+    SEAT_MARKS,
     TEXT,
     canvas,
-    fit_text,
+    fitted,
     font,
+    paste_text,
     readable_on,
-    to_png,
+    to_png_flat,
 )
 
 KINDS = {kind["id"]: kind for kind in COMPONENTS["gem_kinds"]}
-FOLLOWER_COLOURS = [tuple(c["colour"]) for c in COMPONENTS["follower_colours"]]
+# The components' colours, drawn in shades that colour-blind players still tell apart (Okabe and Ito's set where
+# it has the hue); tests/render/test_palettes.py checks them under simulated deuteranopia.
+FOLLOWER_RGB = {"red": (213, 94, 0), "blue": (86, 180, 233), "black": (28, 28, 30), "green": (0, 158, 115)}
+GEM_RGB = {
+    "ruby": (200, 30, 70),
+    "sapphire": (0, 90, 200),
+    "emerald": (0, 150, 110),
+    "topaz": (240, 200, 40),
+    "amethyst": (150, 90, 220),
+    "onyx": (28, 28, 30),
+}
+FOLLOWER_COLOURS = [FOLLOWER_RGB[c["id"]] for c in COMPONENTS["follower_colours"]]
 
 LABELS = {
     "en": {
         "turn": "Turn {turn}",
         "to_play": "{name} to play",
-        "gems": "gems",
+        "gems": {"one": "{n} gem", "other": "{n} gems"},
         "scorable": "can be scored",
         "scored": "Places scored {scored}/{total} · place deck {deck} · gem deck {gems} · discard {discard}",
         "hand": "Your hand",
         "home": "Followers you can take",
         "played": "Your face-down cards",
         "follower": "Follower",
-        "empty": "(scored, no card left)",
         "over": "Game over",
-        "cards": "{n} cards",
+        "cards": {"one": "{n} card", "other": "{n} cards"},
     },
     "ko": {
         "turn": "{turn}번째 차례",
         "to_play": "{name}님 차례",
-        "gems": "보석",
+        "gems": {"one": "보석 {n}장", "other": "보석 {n}장"},
         "scorable": "점수계산 가능",
         "scored": "점수계산한 장소 {scored}/{total} · 장소 덱 {deck} · 보석 덱 {gems} · 버린 카드 {discard}",
         "hand": "내 손패",
         "home": "가져올 수 있는 추종자",
         "played": "내가 엎어 둔 카드",
         "follower": "추종자",
-        "empty": "(점수계산 끝, 남은 장소 없음)",
         "over": "게임 종료",
-        "cards": "{n}장",
+        "cards": {"one": "{n}장", "other": "{n}장"},
     },
     "es": {
         "turn": "Turno {turn}",
         "to_play": "Juega {name}",
-        "gems": "gemas",
+        "gems": {"one": "{n} gema", "other": "{n} gemas"},
         "scorable": "puntuable",
         "scored": "Lugares puntuados {scored}/{total} · mazo de lugares {deck} · mazo de gemas {gems} · descarte {discard}",
         "hand": "Tu mano",
         "home": "Seguidores que puedes tomar",
         "played": "Tus cartas boca abajo",
         "follower": "Seguidor",
-        "empty": "(puntuado, sin carta nueva)",
         "over": "Fin de la partida",
-        "cards": "{n} cartas",
+        "cards": {"one": "{n} carta", "other": "{n} cartas"},
     },
 }
-
-WIDTH = 1200
-PLACE_W, PLACE_H, GAP = 180, 120, 16
 
 
 def _labels(locale: str) -> dict[str, str]:
@@ -85,202 +93,213 @@ def kind_name(kind: str, locale: str) -> str:
 
 
 def _kind_colour(kind: str) -> tuple[int, int, int]:
-    r, g, b = KINDS[kind]["colour"]
-    return (r, g, b)
+    return GEM_RGB[kind]
 
 
 def _seat_colour(seat: int) -> tuple[int, int, int]:
     return FOLLOWER_COLOURS[seat % len(FOLLOWER_COLOURS)]
 
 
+TABLE_W = 1000
+SMALL = 17  # the smallest letters on the table: 17 × 550 / 1000 ≥ 9 px in the chat
+COL_W = (TABLE_W - 48 - 5 * 12) // 6
+CARD_H = 96
+TOKEN_R = 13
+
+
+def _count(labels: dict[str, Any], key: str, n: int) -> str:
+    """`n` with the word in the right number ("1 card", "2 cards")."""
+    forms = labels[key]
+    return (forms["one"] if n == 1 else forms["other"]).format(n=n)
+
+
+def _follower(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, seat: int) -> None:
+    """A follower: a round token with its seat's letter, never a card shape, so it cannot pass for a gem."""
+    colour = _seat_colour(seat)
+    draw.ellipse((x - TOKEN_R, y - TOKEN_R, x + TOKEN_R, y + TOKEN_R), fill=colour, outline=TEXT, width=2)
+    paste_text(image, (x, y + 1), SEAT_MARKS[seat], SMALL, readable_on(colour), True, "mm")
+
+
 @lru_cache(maxsize=32)
-def _place_card(kind: str | None, locale: str) -> Image.Image:
-    """A place card face, drawn once and reused."""
-    image, draw = canvas(PLACE_W, PLACE_H, PANEL if kind is None else _kind_colour(kind))
+def _place_tile(kind: str | None, locale: str) -> Image.Image:
+    """A place card on the table: the gem's diamond and name on the gem's colour."""
+    image, draw = canvas(COL_W, CARD_H, PANEL if kind is None else _kind_colour(kind))
     if kind is None:
-        draw.rounded_rectangle((2, 2, PLACE_W - 3, PLACE_H - 3), 12, outline=PANEL_LIGHT, width=2)
-        draw.text(
-            (PLACE_W // 2, PLACE_H // 2), _labels(locale)["empty"], fill=MUTED, font=font(14), anchor="mm"
-        )
+        draw.rounded_rectangle((1, 1, COL_W - 2, CARD_H - 2), 10, outline=PANEL_LIGHT, width=2)
+        draw.text((COL_W // 2, CARD_H // 2), "—", fill=MUTED, font=font(24), anchor="mm")
         return image
     ink = readable_on(_kind_colour(kind))
-    draw.rounded_rectangle((2, 2, PLACE_W - 3, PLACE_H - 3), 12, outline=ink, width=3)
-    draw.polygon(
-        [(PLACE_W // 2, 22), (PLACE_W // 2 + 26, 48), (PLACE_W // 2, 74), (PLACE_W // 2 - 26, 48)],
-        outline=ink,
-        width=3,
-    )
-    draw.text((PLACE_W // 2, 96), kind_name(kind, locale), fill=ink, font=font(24, True), anchor="mm")
+    draw.rounded_rectangle((1, 1, COL_W - 2, CARD_H - 2), 10, outline=ink, width=3)
+    mid = COL_W // 2
+    draw.polygon([(mid, 12), (mid + 22, 34), (mid, 56), (mid - 22, 34)], outline=ink, width=3)
+    name = fitted(kind_name(kind, locale), 22, COL_W - 12, True)
+    draw.text((mid, 76), name, fill=ink, font=font(22, True), anchor="mm")
     return image
-
-
-def _card_back(
-    draw: ImageDraw.ImageDraw, x: int, y: int, colour: tuple[int, int, int], w: int = 22, h: int = 30
-) -> None:
-    draw.rounded_rectangle((x, y, x + w, y + h), 4, fill=colour, outline=TEXT, width=1)
 
 
 def render_table(view: View, names: list[str], locale: str) -> bytes:
     labels = _labels(locale)
     players = view["players"]
-    height = 560 + 34 * players
-    image, draw = canvas(WIDTH, height)
-    # Header
+    track = view["track"]
+    places_top = 86
+    track_top = places_top + 28 + CARD_H + 28 + 2 * 30 + 8
+    lanes_top = track_top + 30
+    rows_top = lanes_top + players * 28 + 18
+    height = max(rows_top + players * 36 + 12, TABLE_W // 2 + 1)
+    image, draw = canvas(TABLE_W, height)
+
+    def name_of(seat: int) -> str:
+        return names[seat] if seat < len(names) else SEAT_MARKS[seat]
+
+    # header: turn and whose it is, then the decks
     if view["finished"]:
         title = labels["over"]
     else:
-        title = labels["to_play"].format(name=names[view["current"]] if view["current"] < len(names) else "?")
-    draw.text(
-        (24, 20), f"{labels['turn'].format(turn=view['turn'])} · {title}", fill=TEXT, font=font(30, True)
+        title = labels["to_play"].format(name=name_of(view["current"]))
+    head = fitted(f"{labels['turn'].format(turn=view['turn'])} · {title}", 30, TABLE_W - 48, True)
+    paste_text(image, (24, 14), head, 30, TEXT, True)
+    info = labels["scored"].format(
+        scored=view["places_scored"],
+        total=view["places_total"],
+        deck=view["place_deck"],
+        gems=view["gem_deck"],
+        discard=view["gem_discard"],
     )
-    draw.text(
-        (24, 62),
-        labels["scored"].format(
-            scored=view["places_scored"],
-            total=view["places_total"],
-            deck=view["place_deck"],
-            gems=view["gem_deck"],
-            discard=view["gem_discard"],
-        ),
-        fill=MUTED,
-        font=font(18),
-    )
-    # Places: face-down gems above, followers below in play order
-    top = 110
+    paste_text(image, (24, 54), fitted(info, SMALL, TABLE_W - 48), SMALL, MUTED)
+    # places: number and face-down gems above, the card, followers (tokens) below in play order
     for entry in view["places"]:
-        x = 24 + entry["place"] * (PLACE_W + GAP)
-        draw.text((x, top), f"{entry['place'] + 1}", fill=MUTED, font=font(20, True))
-        gem_count = entry["gems"]
-        gem_y = top + 28
-        for i in range(min(gem_count, 12)):
-            _card_back(draw, x + 4 + (i % 6) * 28, gem_y + (i // 6) * 34, PANEL_LIGHT)
-        if gem_count:
-            draw.text(
-                (x + PLACE_W - 4, gem_y + 74),
-                labels["cards"].format(n=gem_count) + f" ({labels['gems']})",
-                fill=TEXT,
-                font=font(15),
-                anchor="rb",
-            )
-        card_y = top + 110
-        image.paste(_place_card(entry["kind"], locale[:2]), (x, card_y))
+        x = 24 + entry["place"] * (COL_W + 12)
+        paste_text(image, (x, places_top), str(entry["place"] + 1), 20, MUTED, True)
+        if entry["gems"]:
+            text = fitted(_count(labels, "gems", entry["gems"]), SMALL, COL_W - 30)
+            paste_text(image, (x + COL_W, places_top + 2), text, SMALL, TEXT, anchor="ra")
+        card_y = places_top + 28
+        image.paste(_place_tile(entry["kind"], locale[:2]), (x, card_y))
         if entry["scorable"]:
             draw.rounded_rectangle(
-                (x - 3, card_y - 3, x + PLACE_W + 2, card_y + PLACE_H + 2), 14, outline=GOLD, width=3
+                (x - 4, card_y - 4, x + COL_W + 3, card_y + CARD_H + 3), 12, outline=GOLD, width=4
             )
-            draw.text(
-                (x + PLACE_W // 2, card_y + PLACE_H + 14),
-                labels["scorable"],
-                fill=GOLD,
-                font=font(15, True),
-                anchor="mm",
-            )
-        follower_y = card_y + PLACE_H + 30
-        for i, seat in enumerate(entry["followers"][:12]):
-            _card_back(draw, x + 4 + (i % 6) * 28, follower_y + (i // 6) * 34, _seat_colour(seat))
-    # Score track: the six cards of the column, laid out left to right
-    track = view["track"]
-    track_top = 470
+            text = fitted(labels["scorable"], SMALL, COL_W, True)
+            paste_text(image, (x + COL_W // 2, card_y + CARD_H + 14), text, SMALL, GOLD, True, "mm")
+        per_row = COL_W // (2 * TOKEN_R + 3)
+        for i, seat in enumerate(entry["followers"][: 2 * per_row]):
+            fx = x + TOKEN_R + 1 + (i % per_row) * (2 * TOKEN_R + 3)
+            fy = card_y + CARD_H + 28 + TOKEN_R + (i // per_row) * 30
+            _follower(image, draw, fx, fy, seat)
+    # score track: the column of score cards laid out left to right, a numbered tick every five steps, and
+    # one lane per mover so movers on one step stay visible
     length = track["cards"] * track["steps"]
-    step_w = (WIDTH - 48) / length
-    for card in range(track["cards"]):
-        x0 = 24 + card * track["steps"] * step_w
-        draw.rounded_rectangle(
-            (x0 + 1, track_top, x0 + track["steps"] * step_w - 2, track_top + 56),
-            8,
-            fill=PANEL,
-            outline=PANEL_LIGHT,
+    left, right = 24 + 2 * TOKEN_R + 8, TABLE_W - 24
+    step_w = (right - left) / length
+    draw.rounded_rectangle((24, lanes_top - 6, TABLE_W - 24, lanes_top + players * 28 - 2), 8, fill=PANEL)
+    for step in range(0, length + 1, 5):
+        x = left + step * step_w
+        major = step % track["steps"] == 0
+        draw.line(
+            (x, lanes_top - 6, x, lanes_top + players * 28 - 2), fill=PANEL_LIGHT, width=3 if major else 1
         )
-        low = track["base"] + card * track["steps"]
-        draw.text((x0 + 8, track_top + 4), str(low), fill=MUTED, font=font(13))
+        paste_text(
+            image,
+            (x, track_top + 20),
+            str(track["base"] + step),
+            SMALL,
+            TEXT if major else MUTED,
+            major,
+            "ms",
+        )
     for seat, score in enumerate(view["scores"]):
-        offset = min(max(score - track["base"], 0), length - 1)
-        cx = 24 + (offset + 0.5) * step_w
-        cy = track_top + 22 + seat * 9  # one lane per mover, so movers on one step stay visible
-        draw.ellipse((cx - 7, cy - 7, cx + 7, cy + 7), fill=_seat_colour(seat), outline=TEXT, width=2)
-    # Players
-    y = track_top + 76
+        offset = min(max(score - track["base"], 0), length)
+        cy = lanes_top + 11 + seat * 28
+        draw.line((left, cy, left + offset * step_w, cy), fill=_seat_colour(seat), width=4)
+        _follower(image, draw, left + offset * step_w, cy, seat)
+    # players: token, name, score, cards in hand
+    y = rows_top
     for seat in range(players):
-        colour = _seat_colour(seat)
-        is_current = seat in view["to_act"]
-        if is_current:
-            draw.rounded_rectangle((16, y - 4, WIDTH - 16, y + 28), 8, fill=PANEL)
-        draw.ellipse((24, y, 48, y + 24), fill=colour, outline=TEXT, width=2)
-        name = names[seat] if seat < len(names) else f"#{seat + 1}"
-        draw.text(
-            (60, y),
-            fit_text(draw, name, 22, 520, bold=is_current),
-            fill=ACCENT if is_current else TEXT,
-            font=font(22, is_current),
+        acting = seat in view["to_act"]
+        if acting:
+            draw.rounded_rectangle((16, y - 4, TABLE_W - 16, y + 30), 8, fill=PANEL, outline=ACCENT, width=2)
+        _follower(image, draw, 24 + TOKEN_R, y + 13, seat)
+        head = ("▶ " if acting else "") + name_of(seat)
+        paste_text(image, (60, y), fitted(head, 22, 520, True), 22, ACCENT if acting else TEXT, True)
+        paste_text(image, (720, y + 13), str(view["scores"][seat]), 24, GOLD, True, "rm")
+        paste_text(
+            image, (760, y + 13), _count(labels, "cards", view["hand_sizes"][seat]), 20, MUTED, anchor="lm"
         )
-        draw.text((760, y), f"{view['scores'][seat]}", fill=GOLD, font=font(22, True))
-        draw.text((860, y), labels["cards"].format(n=view["hand_sizes"][seat]), fill=MUTED, font=font(20))
-        y += 34
-    return to_png(image)
+        y += 36
+    return to_png_flat(image)
 
 
 def _gem_face(
     draw: ImageDraw.ImageDraw, x: int, y: int, card: str, locale: str, w: int = 110, h: int = 150
 ) -> None:
+    """A gem card: its value over a diamond, the gem's name."""
     kind, value = card.rsplit("-", 1)
     colour = _kind_colour(kind)
     ink = readable_on(colour)
     draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=colour, outline=TEXT, width=2)
-    draw.text((x + w // 2, y + 60), value, fill=ink, font=font(56, True), anchor="mm")
-    draw.text(
-        (x + w // 2, y + h - 22),
-        fit_text(draw, kind_name(kind, locale), 17, w - 8),
-        fill=ink,
-        font=font(17, True),
-        anchor="mm",
-    )
+    mid, cy, r = x + w // 2, y + h * 2 // 5, w * 2 // 5
+    draw.polygon([(mid, cy - r), (mid + r, cy), (mid, cy + r), (mid - r, cy)], outline=ink, width=3)
+    draw.text((mid, cy), value, fill=ink, font=font(h * 3 // 10, True), anchor="mm")
+    label = fitted(kind_name(kind, locale), PRIVATE_SMALL, w - 8, True)
+    draw.text((mid, y + h - h // 7), label, fill=ink, font=font(PRIVATE_SMALL, True), anchor="mm")
 
 
 def _follower_face(
     draw: ImageDraw.ImageDraw, x: int, y: int, number: int, seat: int, label: str, w: int = 110, h: int = 150
 ) -> None:
+    """A follower card: its number in a round token (as followers are drawn on the table), gold-edged."""
     colour = _seat_colour(seat)
     ink = readable_on(colour)
-    big = h * 3 // 8
     draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=colour, outline=GOLD, width=3)
-    draw.text((x + w // 2, y + h * 2 // 5), str(number), fill=ink, font=font(big, True), anchor="mm")
-    draw.text((x + w // 2, y + h - h // 7), label, fill=ink, font=font(max(15, h // 9), True), anchor="mm")
+    mid, cy, r = x + w // 2, y + h * 2 // 5, w * 2 // 5
+    draw.ellipse((mid - r, cy - r, mid + r, cy + r), outline=ink, width=3)
+    draw.text((mid, cy), str(number), fill=ink, font=font(h * 3 // 10, True), anchor="mm")
+    label = fitted(label, PRIVATE_SMALL, w - 8, True)
+    draw.text((mid, y + h - h // 7), label, fill=ink, font=font(PRIVATE_SMALL, True), anchor="mm")
+
+
+PRIVATE_W = 920
+PRIVATE_SMALL = 16  # 16 × 550 / 920 ≥ 9 px in the chat
 
 
 def render_private(view: View, locale: str) -> bytes:
+    """The viewer's hand, the followers it can still take, and its face-down cards by place."""
     labels = _labels(locale)
     seat = view["viewer"]
     hand = view["hand"]
-    played = [(entry["place"], entry["kind"], card) for entry in view["places"] for card in entry["mine"]]
-    height = 300 + (150 if played else 0)
-    image, draw = canvas(WIDTH, height, BACKGROUND)
-    draw.text((24, 16), labels["hand"], fill=TEXT, font=font(26, True))
+    played = [(entry["place"], card) for entry in view["places"] for card in entry["mine"]]
+    per_hand = (PRIVATE_W - 24) // 124
+    hand_rows = max(1, (len(hand) + per_hand - 1) // per_hand)
+    per_played = (PRIVATE_W - 24) // 82
+    played_rows = (len(played) + per_played - 1) // per_played
+    home_y = 56 + hand_rows * 160 + 6
+    played_y = home_y + 84
+    height = played_y + (30 + played_rows * 108 if played else 0)
+    image, draw = canvas(PRIVATE_W, height, BACKGROUND)
+    draw.text((24, 14), labels["hand"], fill=TEXT, font=font(26, True))
     for i, card in enumerate(hand):
-        x = 24 + i * 124
+        x = 24 + (i % per_hand) * 124
+        y = 56 + (i // per_hand) * 160
         if card.startswith("f-"):
-            _follower_face(draw, x, 56, int(card[2:]), seat, labels["follower"])
+            _follower_face(draw, x, y, int(card[2:]), seat, labels["follower"])
         else:
-            _gem_face(draw, x, 56, card, locale)
-    draw.text((24, 222), labels["home"], fill=MUTED, font=font(18))
+            _gem_face(draw, x, y, card, locale)
+    draw.text((24, home_y), labels["home"], fill=MUTED, font=font(20))
     if not view["followers_home"]:
-        draw.text((24, 256), "—", fill=MUTED, font=font(22))
+        draw.text((24, home_y + 34), "—", fill=MUTED, font=font(22))
     for i, number in enumerate(view["followers_home"]):
-        x = 24 + i * 52
-        draw.rounded_rectangle((x, 250, x + 42, 290), 6, fill=_seat_colour(seat), outline=TEXT)
-        draw.text(
-            (x + 21, 270), str(number), fill=readable_on(_seat_colour(seat)), font=font(22, True), anchor="mm"
-        )
+        cx, cy = 24 + 21 + i * 52, home_y + 54
+        colour = _seat_colour(seat)
+        draw.ellipse((cx - 21, cy - 21, cx + 21, cy + 21), fill=colour, outline=TEXT, width=2)
+        draw.text((cx, cy), str(number), fill=readable_on(colour), font=font(22, True), anchor="mm")
     if played:
-        draw.text((24, 306), labels["played"], fill=MUTED, font=font(18))
-        for i, (place, _kind, card) in enumerate(played[:14]):
-            x = 24 + i * 82
+        draw.text((24, played_y), labels["played"], fill=MUTED, font=font(20))
+        for i, (place, card) in enumerate(played):
+            x = 24 + (i % per_played) * 82
+            y = played_y + 30 + (i // per_played) * 108
             label = f"{place + 1}"
             if card.startswith("f-"):
-                _follower_face(draw, x, 334, int(card[2:]), seat, label, w=72, h=100)
+                _follower_face(draw, x, y, int(card[2:]), seat, label, w=72, h=100)
             else:
-                kind_of, value = card.rsplit("-", 1)
-                colour = _kind_colour(kind_of)
-                draw.rounded_rectangle((x, 334, x + 72, 434), 8, fill=colour, outline=TEXT, width=2)
-                draw.text((x + 36, 374), value, fill=readable_on(colour), font=font(36, True), anchor="mm")
-                draw.text((x + 36, 420), label, fill=readable_on(colour), font=font(15, True), anchor="mm")
-    return to_png(image)
+                _gem_face(draw, x, y, card, locale, w=72, h=100)
+    return to_png_flat(image)

@@ -1,8 +1,9 @@
 """Roll for the Galaxy table and screen images, drawn from views only.
 
-render_table: the phase strip (which phases run this round), the VP pool and bag, and for every seat its
-tableau (worlds with their goods, developments, faction), construction zones (top tile, workers, stack size),
-cup and Citizenry dice by colour, credits and chips, and its revealed assignment. render_private: one seat's
+render_table (landscape, legible at the chat's 550 px): the phase strip (which phases run this round), the VP
+pool and bag, and for every seat a panel with its tableau as named lines (worlds with their goods,
+developments, faction tiles edged in gold), construction zones (top tile, workers, stack size), cup and
+Citizenry dice by colour, credits and chips, and its revealed assignment. render_private: one seat's
 roll and assignment behind its screen, its full construction stacks and the tiles it is scouting.
 """
 
@@ -20,17 +21,16 @@ from render.common import (
     PANEL,
     PANEL_LIGHT,
     SEAT_COLOURS,
+    SEAT_MARKS,
     TEXT,
     canvas,
-    fit_text,
+    fitted,
     font,
+    paste_text,
     readable_on,
-    text_width,
     to_png,
 )
 
-WIDTH = 1280
-TILE_W, TILE_H, TILE_GAP = 116, 58, 6
 DIE = 20
 DIE_RGB = {d["id"]: tuple(d["rgb"]) for d in D.DICE}
 WORLD_RGB = {
@@ -208,87 +208,36 @@ def _dice_row(
             (end + 2, y + size / 2),
             f"+{len(colors) - len(shown)}",
             fill=TEXT,
-            font=font(14, True),
+            font=font(SMALL, True),
             anchor="lm",
         )
-        end += 34
+        end += 40
     return end
 
 
-def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int, lines: int = 2) -> list[str]:
-    """Word-wrap `text` into at most `lines` lines, the last one shortened with an ellipsis if needed."""
-    out: list[str] = []
-    words = text.split()
-    while words and len(out) < lines - 1:
-        line = words.pop(0)
-        while words and text_width(draw, f"{line} {words[0]}", size, True) <= width:
-            line = f"{line} {words.pop(0)}"
-        out.append(fit_text(draw, line, size, width, bold=True))
-    if words:
-        out.append(fit_text(draw, " ".join(words), size, width, bold=True))
-    return out
-
-
-def _tile(
-    draw: ImageDraw.ImageDraw,
-    x: int,
-    y: int,
-    side_id: str,
-    locale: str,
-    goods: list[str] | None = None,
-    faction: bool = False,
+def _phase_strip(
+    image: Image.Image, draw: ImageDraw.ImageDraw, x: int, y: int, view: dict[str, Any], locale: str
 ) -> None:
-    data = D.side(side_id)
-    world = data["kind"] == "world"
-    fill = WORLD_RGB[data["color"]] if world else DEV_RGB
-    ink = readable_on(fill)
-    draw.rounded_rectangle(
-        (x, y, x + TILE_W, y + TILE_H), 7, fill=fill, outline=GOLD if faction else (25, 25, 30), width=2
-    )
-    # Cost: a circle for worlds, a diamond for developments, as on the tiles.
-    cx, cy, r = x + 14, y + 14, 10
-    if world:
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=(245, 245, 245), outline=(20, 20, 20))
-    else:
-        draw.polygon(
-            [(cx, cy - r - 1), (cx + r + 1, cy), (cx, cy + r + 1), (cx - r - 1, cy)],
-            fill=(245, 245, 245),
-            outline=(20, 20, 20),
-        )
-    draw.text((cx, cy), str(data["cost"]), fill=(20, 20, 20), font=font(13, True), anchor="mm")
-    name = _side_name(side_id, locale)
-    size, lines = 12, _wrap(draw, name, 12, TILE_W - 32)
-    if " ".join(lines) != " ".join(name.split()):  # too long for two lines: a smaller font on three
-        size, lines = 10, _wrap(draw, name, 10, TILE_W - 32, lines=3)
-    for i, line in enumerate(lines):
-        draw.text((x + 28, y + 5 + i * (size + 3)), line, fill=ink, font=font(size, True))
-    for i, good in enumerate(goods or []):
-        _die(draw, x + TILE_W - 20 - i * 18, y + TILE_H - 20, good, size=16)
-
-
-def _phase_strip(draw: ImageDraw.ImageDraw, x: int, y: int, view: View, locale: str) -> None:
-    width = 150
+    width = (TABLE_W - 2 * x - 4 * 8) // 5
     for i, phase in enumerate(D.PHASES):
         running = phase in view["phases"]
         current = view["stage"] == phase
-        x0 = x + i * (width + 6)
+        x0 = x + i * (width + 8)
         fill = (70, 110, 80) if running else PANEL
         draw.rounded_rectangle(
-            (x0, y, x0 + width, y + 34),
+            (x0, y, x0 + width, y + 40),
             8,
             fill=fill,
             outline=GOLD if current else PANEL_LIGHT,
             width=3 if current else 1,
         )
-        label = f"{i + 1}. {_phase_name(phase, locale)}"
-        draw.text(
-            (x0 + width / 2, y + 17), label, fill=TEXT if running else MUTED, font=font(16, True), anchor="mm"
-        )
+        label = fitted(f"{i + 1}. {_phase_name(phase, locale)}", 20, width - 36, True)
+        paste_text(image, (x0 + 10, y + 20), label, 20, TEXT if running else MUTED, True, "lm")
         if view.get("extra_die") == phase:
-            _die(draw, x0 + width - 22, y + 8, "white", FACE_MARK[phase], size=18)
+            _die(draw, x0 + width - 34, y + 5, "white", FACE_MARK[phase], size=30)
 
 
-def _status(view: View, seat: int, labels: dict[str, Any]) -> str:
+def _status(view: dict[str, Any], seat: int, labels: dict[str, Any]) -> str:
     if view["stage"] == "over":
         return labels["score"].format(n=view["seats"][seat]["score"])
     if view["stage"] == "assign":
@@ -296,206 +245,277 @@ def _status(view: View, seat: int, labels: dict[str, Any]) -> str:
     return labels["acting"] if seat in view["to_act"] else labels["done"]
 
 
-SEAT_H = 214
+def _png(image: Image.Image) -> bytes:
+    # A 256-colour palette is invisible on these flat panels and makes the PNG about twice as fast to encode.
+    return to_png(image.quantize(colors=256, method=Image.Quantize.FASTOCTREE))
 
 
-def _seat_panel(draw: ImageDraw.ImageDraw, y: int, view: View, seat: int, name: str, locale: str) -> None:
+# --- the table, sized for the chat: seats in a grid of panels, tiles as named lines -------------------------
+
+TABLE_W = 1100
+SMALL = 18  # the smallest letters on the table: 18 × 550 / 1100 = 9 px in the chat
+LINE = 26
+
+
+def _columns(players: int) -> int:
+    return 3 if players >= 5 else 2 if players >= 2 else 1
+
+
+def _tableau_rows(view: dict[str, Any]) -> int:
+    per = 2  # tiles side by side in a panel
+    return max(2, max((len(s["tableau"]) + per - 1) // per for s in view["seats"]))
+
+
+def _tile_line(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    x: int,
+    y: int,
+    w: int,
+    entry: dict[str, Any],
+    faction: bool,
+    locale: str,
+) -> None:
+    """A tableau tile on one line: its cost in a circle (world, in the world's colour) or diamond
+    (development), its name, and the goods on it as small dice."""
+    data = D.side(entry["id"])
+    world = data["kind"] == "world"
+    fill = WORLD_RGB[data["color"]] if world else DEV_RGB
+    cx, cy, r = x + 12, y + LINE // 2, 11
+    if world:
+        draw.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill, outline=GOLD if faction else TEXT, width=2)
+    else:
+        draw.polygon(
+            [(cx, cy - r - 1), (cx + r + 1, cy), (cx, cy + r + 1), (cx - r - 1, cy)],
+            fill=fill,
+            outline=GOLD if faction else TEXT,
+        )
+    paste_text(image, (cx, cy + 1), str(data["cost"]), SMALL, readable_on(fill), True, "mm")
+    goods = entry["goods"] or []
+    room = w - 30 - len(goods) * 17
+    name = fitted(_side_name(entry["id"], locale), SMALL, room)
+    paste_text(image, (x + 28, cy), name, SMALL, TEXT, anchor="lm")
+    for i, good in enumerate(goods):
+        _die(draw, x + w - 16 - i * 17, cy - 7, good, size=14)
+
+
+def _seat_box(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    box: tuple[int, int, int, int],
+    view: dict[str, Any],
+    seat: int,
+    name: str,
+    locale: str,
+) -> None:
     labels = _labels(locale)
     s = view["seats"][seat]
+    x0, y0, x1, y1 = box
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    draw.rounded_rectangle((12, y, WIDTH - 12, y + SEAT_H - 8), 10, fill=PANEL, outline=colour, width=3)
-    draw.ellipse((26, y + 12, 44, y + 30), fill=colour, outline=TEXT)
-    draw.text((52, y + 9), fit_text(draw, name, 22, 300, bold=True), fill=TEXT, font=font(22, True))
-    summary = "   ".join(
+    acting = seat in view["to_act"] and view["stage"] != "over"
+    draw.rounded_rectangle(box, 10, fill=PANEL, outline=colour, width=4 if acting else 2)
+    draw.ellipse((x0 + 10, y0 + 8, x0 + 36, y0 + 34), fill=colour)
+    paste_text(image, (x0 + 23, y0 + 22), SEAT_MARKS[seat], SMALL, readable_on(colour), True, "mm")
+    status = _status(view, seat, labels)
+    status_w = int(font(SMALL, True).getlength(status))
+    numbers = "  ".join(
         [
             labels["credits"].format(n=s["credits"]),
             labels["vp"].format(n=s["vp"]),
             labels["spaces"].format(n=s["spaces"]),
         ]
     )
-    draw.text((370, y + 11), summary, fill=GOLD, font=font(20, True))
-    status = _status(view, seat, labels)
-    draw.text(
-        (WIDTH - 30, y + 11),
-        status,
-        fill=TEXT if seat in view["to_act"] else MUTED,
-        font=font(18, True),
-        anchor="ra",
-    )
-    # Tableau: faction halves first (gold edge), two rows of tiles.
+    head = ("▶ " if acting else "") + name
+    room = x1 - x0 - 60 - status_w - 16
+    paste_text(image, (x0 + 44, y0 + 8), fitted(head, 22, max(room, 60), True), 22, TEXT, True)
+    paste_text(image, (x1 - 12, y0 + 10), status, SMALL, TEXT if acting else MUTED, True, "ra")
+    paste_text(image, (x0 + 14, y0 + 40), fitted(numbers, 20, x1 - x0 - 28, True), 20, GOLD, True)
+    # tableau, two tiles a line, faction tiles (gold edge) first
     faction_sides = set(D.FACTION_SIDES[s["faction"]])
-    tx, ty = 24, y + 42
-    per_row = 7
-    for i, entry in enumerate(s["tableau"][: per_row * 2]):
-        col, row = i % per_row, i // per_row
-        _tile(
+    col_w = (x1 - x0 - 28) // 2
+    ty = y0 + 68
+    for i, entry in enumerate(s["tableau"]):
+        _tile_line(
+            image,
             draw,
-            tx + col * (TILE_W + TILE_GAP),
-            ty + row * (TILE_H + TILE_GAP),
-            entry["id"],
+            x0 + 10 + (i % 2) * (col_w + 8),
+            ty + (i // 2) * LINE,
+            col_w,
+            entry,
+            entry["id"] in faction_sides,
             locale,
-            entry["goods"],
-            faction=entry["id"] in faction_sides,
         )
-    if len(s["tableau"]) > per_row * 2:
-        draw.text(
-            (tx, ty + 2 * (TILE_H + TILE_GAP) + 2),
-            f"+{len(s['tableau']) - per_row * 2}",
-            fill=TEXT,
-            font=font(14, True),
-        )
-    # Right column: construction zones, cup, Citizenry, this round's assignment.
-    rx = tx + per_row * (TILE_W + TILE_GAP) + 14
-    right = WIDTH - 28
-    for row, (key, label) in enumerate((("dev", labels["dev"]), ("world", labels["world"]))):
-        ry = y + 42 + row * 36
-        draw.text((rx, ry + 2), label, fill=MUTED, font=font(14, True))
+    y = ty + _tableau_rows(view) * LINE + 6
+    draw.line((x0 + 10, y - 3, x1 - 10, y - 3), fill=PANEL_LIGHT)
+    # construction zones: top tile, its workers out of the cost, stack size
+    for key, label in (("dev", labels["dev"]), ("world", labels["world"])):
         top = s[f"{key}_top"]
+        label_w = int(font(SMALL, True).getlength(label)) + 10
+        paste_text(image, (x0 + 12, y + 2), label, SMALL, MUTED, True)
         if top is None:
-            draw.text((rx + 78, ry + 2), labels["empty"], fill=MUTED, font=font(14))
-            continue
-        side_id = D.TILE_SIDES[top]["development" if key == "dev" else "world"]
-        # The worker count stays whole; a long name gives way.
-        count = f" ({len(s[f'{key}_workers'])}/{s[f'{key}_cost']})"
-        room = right - rx - 150 - text_width(draw, count, 14, True)
-        name = fit_text(draw, _side_name(side_id, locale), 14, room, bold=True)
-        draw.text((rx + 78, ry + 2), name + count, fill=TEXT, font=font(14, True))
-        draw.text((right, ry + 2), f"×{s[f'{key}_size']}", fill=MUTED, font=font(14, True), anchor="ra")
-        _dice_row(draw, rx + 78, ry + 19, s[f"{key}_workers"], right - rx - 80, size=12)
+            paste_text(image, (x0 + 12 + label_w, y + 2), labels["empty"], SMALL, MUTED)
+        else:
+            side_id = D.TILE_SIDES[top]["development" if key == "dev" else "world"]
+            tail = f" {len(s[f'{key}_workers'])}/{s[f'{key}_cost']} ×{s[f'{key}_size']}"
+            tail_w = int(font(SMALL, True).getlength(tail))
+            name_room = x1 - x0 - 24 - label_w - tail_w
+            text = fitted(_side_name(side_id, locale), SMALL, name_room)
+            paste_text(image, (x0 + 12 + label_w, y + 2), text, SMALL, TEXT)
+            paste_text(image, (x1 - 12, y + 2), tail, SMALL, TEXT, True, "ra")
+        y += LINE
+    # cup and Citizenry dice, and the revealed assignment
     cup = s["cup"] if view["stage"] != "assign" else s["rolled"] + s["cup"]
-    draw.text((rx, y + 118), labels["cup"], fill=MUTED, font=font(14, True))
-    _dice_row(draw, rx + 78, y + 114, cup, right - rx - 80, size=18)
-    draw.text((rx, y + 144), labels["citizenry"], fill=MUTED, font=font(14, True))
-    _dice_row(draw, rx + 78, y + 140, s["citizenry"], right - rx - 80, size=18)
+    half = (x1 - x0) // 2
+    for i, (label, dice) in enumerate(((labels["cup"], cup), (labels["citizenry"], s["citizenry"]))):
+        lx = x0 + 12 + i * half
+        paste_text(image, (lx, y + 2), label, SMALL, MUTED, True)
+        dx = lx + int(font(SMALL, True).getlength(label)) + 8
+        _dice_row(draw, dx, y + 4, dice, half - (dx - lx) - 14, size=18)
+    y += LINE
     revealed = s["revealed"]
     if revealed:
-        x = rx
+        x = x0 + 12
         for phase in D.PHASES:
             workers = revealed["rows"][phase]
-            mark = FACE_MARK[phase]
             chosen = revealed["chosen"] == phase
-            draw.text((x, y + 172), mark, fill=GOLD if chosen else MUTED, font=font(15, True))
-            x = _dice_row(draw, x + 14, y + 170, workers, 70, size=14) + 8 if workers else x + 26
+            paste_text(image, (x, y + 2), FACE_MARK[phase], SMALL, GOLD if chosen else MUTED, True)
+            x = _dice_row(draw, x + 18, y + 5, workers, 80, size=16) + 8 if workers else x + 30
         if revealed["dictate"]:
-            _dice_row(draw, x + 4, y + 170, revealed["dictate"], 40, size=14)
+            _dice_row(draw, x + 4, y + 5, revealed["dictate"], 50, size=16)
 
 
-def _png(image: Image.Image) -> bytes:
-    # A 256-colour palette is invisible on these flat panels and makes the PNG about twice as fast to encode.
-    return to_png(image.quantize(colors=256, method=Image.Quantize.FASTOCTREE))
+def _panel_height(view: dict[str, Any]) -> int:
+    return 68 + _tableau_rows(view) * LINE + 6 + 4 * LINE + 8
 
 
 def render_table(view: View, names: list[str], locale: str) -> bytes:
     labels = _labels(locale)
     players = view["players"]
-    height = 118 + SEAT_H * players + 10
-    image, draw = canvas(WIDTH, height)
+    cols = _columns(players)
+    rows = (players + cols - 1) // cols
+    top = 112
+    panel_h = _panel_height(view)
+    height = max(top + rows * (panel_h + 10) + 4, TABLE_W // 2 + 1)
+    panel_h = (height - top - 4) // rows - 10  # panels share whatever height the 2:1 floor adds
+    image, draw = canvas(TABLE_W, height)
     title = labels["round"].format(n=view["round"]) + " · " + _stage_name(view["stage"], locale)
-    draw.text((20, 14), title, fill=TEXT, font=font(28, True))
+    paste_text(image, (16, 12), fitted(title, 28, 600, True), 28, TEXT, True)
     info = [labels["pool"].format(n=view["vp_pool"]), labels["bag"].format(n=view["bag_size"])]
     if view["discard_count"]:
         info.append(labels["discards"].format(n=view["discard_count"]))
-    draw.text((WIDTH - 20, 20), "   ".join(info), fill=MUTED, font=font(18, True), anchor="ra")
-    _phase_strip(draw, 20, 62, view, locale)
+    paste_text(image, (TABLE_W - 16, 18), fitted("   ".join(info), 20, 460, True), 20, MUTED, True, "ra")
+    _phase_strip(image, draw, 16, 60, view, locale)
+    panel_w = (TABLE_W - 32 - (cols - 1) * 10) // cols
     for seat in range(players):
-        name = names[seat] if seat < len(names) else f"#{seat + 1}"
-        _seat_panel(draw, 110 + seat * SEAT_H, view, seat, name, locale)
+        x = 16 + (seat % cols) * (panel_w + 10)
+        y = top + (seat // cols) * (panel_h + 10)
+        name = names[seat] if seat < len(names) else SEAT_MARKS[seat]
+        _seat_box(image, draw, (x, y, x + panel_w, y + panel_h), view, seat, name, locale)
     return _png(image)
 
 
 def render_private(view: View, locale: str) -> bytes | None:
-    """The viewer's screen: its roll and assignment, its construction stacks, tiles being scouted."""
+    """The viewer's screen: its roll and assignment, its construction stacks, tiles being scouted; as legible
+    in the chat as the table (the same width and letters)."""
     seat = view["viewer"]
     if seat is None:
         return None
     labels = _labels(locale)
     s = view["seats"][seat]
-    image, draw = canvas(WIDTH, 470)
-    draw.text(
-        (20, 14),
-        labels["screen"] + " · " + _stage_name(view["stage"], locale),
-        fill=TEXT,
-        font=font(26, True),
-    )
-    y = 60
+    image, draw = canvas(TABLE_W, 1000)
+    title = labels["screen"] + " · " + _stage_name(view["stage"], locale)
+    paste_text(image, (16, 12), fitted(title, 26, TABLE_W - 32, True), 26, TEXT, True)
+    y = 56
     dice = s.get("dice")
     if dice:
         sel = s.get("sel")
         columns = [*D.PHASES, "dictate", None]
-        col_w = (WIDTH - 40) // len(columns)
+        col_w = (TABLE_W - 32) // len(columns)
+        rows = max(1, max((sum(1 for d in dice if d["at"] == c) + 3) // 4 for c in columns))
+        box_h = 40 + rows * 36
         for i, column in enumerate(columns):
-            x = 20 + i * col_w
+            x = 16 + i * col_w
             chosen = sel is not None and dice[sel]["at"] == column
-            title = {None: labels["unassigned"], "dictate": labels["dictate"]}.get(column) or _phase_name(
+            name = {None: labels["unassigned"], "dictate": labels["dictate"]}.get(column) or _phase_name(
                 column, locale
             )
             draw.rounded_rectangle(
-                (x, y, x + col_w - 8, y + 200),
+                (x, y, x + col_w - 8, y + box_h),
                 8,
                 fill=PANEL,
                 outline=GOLD if chosen else PANEL_LIGHT,
                 width=3 if chosen else 1,
             )
-            draw.text(
-                (x + 10, y + 8),
-                fit_text(draw, title, 16, col_w - 24, bold=True),
-                fill=TEXT,
-                font=font(16, True),
-            )
-            placed = [(i2, d) for i2, d in enumerate(dice) if d["at"] == column]
+            paste_text(image, (x + 8, y + 8), fitted(name, SMALL, col_w - 24, True), SMALL, TEXT, True)
+            placed = [(index, d) for index, d in enumerate(dice) if d["at"] == column]
             for k, (index, die) in enumerate(placed):
                 _die(
                     draw,
-                    x + 10 + (k % 4) * 36,
-                    y + 38 + (k // 4) * 36,
+                    x + 6 + (k % 4) * 34,
+                    y + 36 + (k // 4) * 36,
                     die["c"],
                     FACE_MARK[die["f"]],
                     size=30,
                     ghost=index == sel,
                 )
         status = labels["ready"] if s["ready"] else labels["assigning"]
-        draw.text(
-            (20, y + 212),
+        paste_text(
+            image,
+            (16, y + box_h + 8),
             f"{labels['rolled'].format(n=len(dice))} · {status}",
-            fill=MUTED,
-            font=font(16, True),
+            SMALL,
+            MUTED,
+            True,
         )
-        y += 246
+        y += box_h + 40
     elif view["stage"] == "setup" and s["start_tiles"]:
-        draw.text((20, y), labels["setup"], fill=TEXT, font=font(18, True))
-        for i, tile in enumerate(s["start_tiles"]):
-            _tile(draw, 20 + i * (2 * TILE_W + 20), y + 30, D.TILE_SIDES[tile]["development"], locale)
-            _tile(draw, 20 + i * (2 * TILE_W + 20) + TILE_W + 4, y + 30, D.TILE_SIDES[tile]["world"], locale)
-        y += 110
+        paste_text(image, (16, y), labels["setup"], 20, TEXT, True)
+        y += 30
+        half = (TABLE_W - 48) // 2
+        for tile in s["start_tiles"]:
+            for j, kind in enumerate(("development", "world")):
+                entry = {"id": D.TILE_SIDES[tile][kind], "goods": []}
+                _tile_line(image, draw, 16 + j * (half + 16), y, half, entry, False, locale)
+            y += LINE
+        y += 10
     else:
         message = labels["waiting"] if view["stage"] == "assign" else labels["nothing"]
-        draw.text((20, y), message, fill=MUTED, font=font(18))
-        y += 40
-    draw.text((20, y), labels["stack"], fill=TEXT, font=font(18, True))
-    for row, key in enumerate(("dev_stack", "world_stack")):
+        paste_text(image, (16, y), message, 20, MUTED)
+        y += 36
+    # construction stacks, top first, three tiles a line
+    paste_text(image, (16, y), labels["stack"], 20, TEXT, True)
+    y += 30
+    col_w = (TABLE_W - 32 - 140) // 3
+    for key in ("dev_stack", "world_stack"):
         kind = "development" if key == "dev_stack" else "world"
         tiles = s.get(key, [])
-        yy = y + 28 + row * (TILE_H + 8)
-        draw.text(
-            (20, yy + 20),
-            labels["dev" if kind == "development" else "world"],
-            fill=MUTED,
-            font=font(15, True),
+        paste_text(
+            image, (16, y + 2), labels["dev" if kind == "development" else "world"], SMALL, MUTED, True
         )
-        for i, tile in enumerate(tiles[:9]):
-            _tile(draw, 120 + i * (TILE_W + TILE_GAP), yy, D.TILE_SIDES[tile][kind], locale)
         if not tiles:
-            draw.text((120, yy + 20), labels["empty"], fill=MUTED, font=font(14))
-    y += 28 + 2 * (TILE_H + 8)
+            paste_text(image, (156, y + 2), labels["empty"], SMALL, MUTED)
+            y += LINE
+        for i, tile in enumerate(tiles):
+            entry = {"id": D.TILE_SIDES[tile][kind], "goods": []}
+            _tile_line(
+                image, draw, 156 + (i % 3) * col_w, y + (i // 3) * LINE, col_w - 8, entry, False, locale
+            )
+        y += ((len(tiles) + 2) // 3) * LINE + 8
+    # tiles drawn while scouting and one's own discards: both sides of each
     scout = (s.get("task") or {}).get("scout") or {}
-    extras = [(labels["drawn"], scout.get("drawn", [])), (labels["my_discards"], view.get("my_discards", []))]
-    x = 20
-    for label, tiles in extras:
+    for label, tiles in (
+        (labels["drawn"], scout.get("drawn", [])),
+        (labels["my_discards"], view.get("my_discards", [])),
+    ):
         if not tiles:
             continue
-        draw.text((x, y), label, fill=TEXT, font=font(16, True))
-        for i, tile in enumerate(tiles[:4]):
-            _tile(draw, x + i * (TILE_W + TILE_GAP), y + 24, D.TILE_SIDES[tile]["development"], locale)
-            _tile(draw, x + i * (TILE_W + TILE_GAP), y + 24 + TILE_H + 4, D.TILE_SIDES[tile]["world"], locale)
-        x += 4 * (TILE_W + TILE_GAP) + 20
-    return _png(image.crop((0, 0, WIDTH, max(y + 10 if x == 20 else y + 24 + 2 * TILE_H + 16, 200))))
+        paste_text(image, (16, y + 4), label, 20, TEXT, True)
+        y += 32
+        half = (TABLE_W - 48) // 2
+        for tile in tiles:
+            for j, kind in enumerate(("development", "world")):
+                entry = {"id": D.TILE_SIDES[tile][kind], "goods": []}
+                _tile_line(image, draw, 16 + j * (half + 16), y, half, entry, False, locale)
+            y += LINE
+        y += 8
+    return _png(image.crop((0, 0, TABLE_W, max(y + 12, 200))))

@@ -29,7 +29,7 @@ from engines.roll_player.data import (
     SLOTS,
     SOLO,
 )
-from engines.roll_player.scoring import final_attribute
+from engines.roll_player.scoring import final_attribute, score_seat
 from render.common import (
     ACCENT,
     BACKGROUND,
@@ -38,6 +38,7 @@ from render.common import (
     PANEL,
     PANEL_LIGHT,
     SEAT_COLOURS,
+    SEAT_MARKS,
     TEXT,
     canvas,
     fitted,
@@ -131,6 +132,8 @@ LABELS = {
         "top": "top: {card}",
         "adventurer": "Adventurer die: {n}",
         "rating": "Rating: {rating}",
+        "so_far": "stars so far",
+        "cards": "Cards",
     },
     "ko": {
         "round": "{n}라운드",
@@ -166,6 +169,8 @@ LABELS = {
         "top": "맨 위: {card}",
         "adventurer": "모험가 주사위: {n}",
         "rating": "평가: {rating}",
+        "so_far": "현재 별",
+        "cards": "카드",
     },
     "es": {
         "round": "Ronda {n}",
@@ -201,6 +206,8 @@ LABELS = {
         "top": "encima: {card}",
         "adventurer": "Dado del aventurero: {n}",
         "rating": "Rango: {rating}",
+        "so_far": "estrellas ahora",
+        "cards": "Cartas",
     },
 }
 
@@ -379,7 +386,7 @@ def _hits(target: dict[str, Any], value: int) -> bool:
     return value >= target["min"]
 
 
-def _header(image: Image.Image, view: View, names: list[str], labels: dict[str, Any]) -> int:
+def _header(image: Image.Image, view: dict[str, Any], names: list[str], labels: dict[str, Any]) -> int:
     y = MARGIN
     phase = labels["phase"].get(view["phase"], view["phase"])
     parts = [
@@ -402,7 +409,7 @@ def _header(image: Image.Image, view: View, names: list[str], labels: dict[str, 
 def _initiative(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    view: View,
+    view: dict[str, Any],
     names: list[str],
     labels: dict[str, Any],
     y: int,
@@ -436,7 +443,7 @@ def _initiative(
 def _bag(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    view: View,
+    view: dict[str, Any],
     labels: dict[str, Any],
     x: int,
     y: int,
@@ -459,7 +466,7 @@ MARKET_PER_ROW = 3
 CARD_W = (WIDTH - 2 * MARGIN - (MARKET_PER_ROW - 1) * 10) // MARKET_PER_ROW
 
 
-def _market(image: Image.Image, view: View, labels: dict[str, Any], lang: str, y: int) -> int:
+def _market(image: Image.Image, view: dict[str, Any], labels: dict[str, Any], lang: str, y: int) -> int:
     paste_text(image, (MARGIN, y), labels["market"], 20, MUTED, True)
     info = labels["deck"].format(
         deck=view["deck_count"], discard=len(view["discard"]), sold=len(view["sold_out"])
@@ -475,7 +482,7 @@ def _market(image: Image.Image, view: View, labels: dict[str, Any], lang: str, y
     return y + _market_rows(view) * (CARD_H + 8) + 4
 
 
-def _market_rows(view: View) -> int:
+def _market_rows(view: dict[str, Any]) -> int:
     return max((len(view["market"]) + MARKET_PER_ROW - 1) // MARKET_PER_ROW, 1)
 
 
@@ -512,7 +519,7 @@ def _sheet_height(me: dict[str, Any], lang: str) -> int:
 def _sheet(
     image: Image.Image,
     draw: ImageDraw.ImageDraw,
-    view: View,
+    view: dict[str, Any],
     seat: int,
     name: str,
     labels: dict[str, Any],
@@ -610,30 +617,226 @@ def _sheet(
         paste_text(image, (x + SHEET_W - 16, y + height - 12), text, 24, GOLD, True, "rs")
 
 
+def render_sheet(view: View, seat: int, names: list[str], locale: str) -> bytes:
+    """One player's full sheet (dice, alignment, backstory, cards), the picture one click away from the table."""
+    lang = locale[:2]
+    labels = _labels(lang)
+    me = view["seats"][seat]
+    height = _sheet_height(me, lang)
+    extra = 36 if view["solo"] and view.get("result") else 0
+    image, draw = canvas(SHEET_W + 2 * MARGIN, height + 2 * MARGIN + extra, BACKGROUND)
+    _sheet(image, draw, view, seat, names[seat], labels, lang, MARGIN, MARGIN, height)
+    if extra:
+        rating = next(r for r in SOLO["ratings"] if r["id"] == view["result"]["details"]["rating"])
+        text = labels["rating"].format(rating=_name(rating, lang))
+        paste_text(image, (MARGIN, height + MARGIN + 6), text, 24, GOLD, True)
+    return to_png_fixed(image, PALETTE)
+
+
+# --- the table overview: every player at a glance, sized for the chat -----------------------------------------
+
+TABLE_W = 1000
+SMALL = 17  # the smallest letters on the overview: 17 × 550 / 1000 ≥ 9 px in the chat
+ROW_H = 104
+TILE_H = 92
+
+
+def _stars_so_far(view: dict[str, Any], seat: int) -> int | None:
+    """The stars the sheet would score if the game ended now (None before the class is chosen)."""
+    result = view.get("result")
+    if result:
+        return result["scores"][seat]
+    me = view["seats"][seat]
+    if not me["class"]:
+        return None
+    others = [s["gold"] for i, s in enumerate(view["seats"]) if i != seat]
+    return score_seat(me, others, view["solo"])["total"]
+
+
+@lru_cache(maxsize=256)
+def _market_tile(card_id: str, lang: str, w: int) -> Image.Image:
+    """A market card in brief: type letter and level on its coloured edge, name, cost, the start of its text."""
+    card = CARDS[card_id]
+    kind = card["type"]
+    tint = TYPE_RGB[kind]
+    tile, draw = canvas(w + 1, TILE_H + 1, BACKGROUND)
+    draw.rounded_rectangle((0, 0, w, TILE_H), radius=8, fill=PANEL, outline=tint, width=3)
+    draw.rounded_rectangle((0, 0, 28, TILE_H), radius=8, fill=tint)
+    draw.text((14, 18), _labels(lang)["tags"][kind], font=font(20, True), fill=WHITE, anchor="mm")
+    for i in range(card["level"]):
+        cy = TILE_H - 14 - i * 13
+        draw.ellipse((9, cy - 5, 19, cy + 5), fill=WHITE)
+    draw.ellipse((w - 34, 6, w - 6, 34), fill=GOLD)
+    draw.text((w - 20, 20), str(card["cost"]), font=font(SMALL, True), fill=COIN_INK, anchor="mm")
+    name = (ARROWS[card["arrow"]] + " " if card.get("arrow") else "") + _name(card, lang)
+    lines = _wrap(name, 18, w - 74)
+    if len(lines) > 2:
+        lines = [lines[0], fitted(" ".join(lines[1:]), 18, w - 44, True)]
+    for i, line in enumerate(lines):
+        draw.text((36, 6 + i * 22), line, font=font(18, True), fill=TEXT)
+    if kind == "armor":  # the armour's colour scores a bonus when it is the class colour
+        draw.ellipse((w - 28, 40, w - 12, 56), fill=DIE_RGB[card["colour"]], outline=OUTLINE)
+    room = 3 - len(lines)  # the card's text takes the lines its name leaves free
+    text = _wrap(_text(card, lang), SMALL, w - 44)
+    if len(text) > room:
+        text = [*text[: room - 1], fitted(" ".join(text[room - 1 :]), SMALL, w - 44)]
+    for i, line in enumerate(text):
+        draw.text((36, 6 + (len(lines) + i) * 22 + 6), line, font=font(SMALL), fill=MUTED)
+    return tile
+
+
+def _overview_top(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    names: list[str],
+    labels: dict[str, Any],
+) -> int:
+    """Header (round, phase, who acts), initiative cards and the bag; returns where the market starts."""
+    y = 12
+    phase = labels["phase"].get(view["phase"], view["phase"])
+    parts = [labels["round"].format(n=view["round"]) if view["round"] else "", phase]
+    if view["solo"] and view["adventurer"]:
+        parts.append(labels["adventurer"].format(n=view["adventurer"]))
+    room = TABLE_W - 2 * MARGIN
+    if view["to_act"]:
+        acting = ", ".join(names[s] for s in view["to_act"])
+        text = fitted(labels["to_act"].format(names=acting), 24, 470, True)
+        paste_text(image, (TABLE_W - MARGIN, y + 2), text, 24, ACCENT, True, anchor="ra")
+        room -= int(font(24, True).getlength(text)) + 24
+    elif view.get("result"):
+        paste_text(image, (TABLE_W - MARGIN, y + 2), labels["over"], 24, GOLD, True, anchor="ra")
+        room -= int(font(24, True).getlength(labels["over"])) + 24
+    paste_text(image, (MARGIN, y), fitted(" · ".join(p for p in parts if p), 26, room, True), 26, TEXT, True)
+    y += 44
+    # initiative: number, die on it, gold on it, and the seat that took it (its colour and letter)
+    x = MARGIN
+    box_w, box_h = 112, 62
+    for card in view["initiative"]:
+        owner = card["owner"]
+        outline = SEAT_COLOURS[owner % len(SEAT_COLOURS)] if owner is not None else PANEL_LIGHT
+        draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=8, fill=PANEL, outline=outline, width=3)
+        paste_text(image, (x + 10, y + 4), str(card["number"]), 24, TEXT, True)
+        if owner is not None:
+            paste_text(image, (x + 30, y + 4), SEAT_MARKS[owner], 20, outline, True)
+        if card["die"]:
+            _paste_die(image, x + box_w - 50, y + 11, 40, card["die"])
+        if card["gold"]:
+            draw.ellipse((x + 8, y + 34, x + 32, y + 58), fill=GOLD)
+            paste_text(image, (x + 20, y + 46), str(card["gold"]), SMALL, COIN_INK, True, "mm")
+        x += box_w + 8
+    paste_text(image, (x + 8, y + 31), labels["bag"], 20, MUTED, True, "lm")
+    bx = x + 8 + int(font(20, True).getlength(labels["bag"])) + 12
+    step = max((TABLE_W - MARGIN - bx) // 4, 56)
+    for i, colour in enumerate(DIE_RGB):
+        cx = bx + (i % 4) * step
+        cy = y + 2 + (i // 4) * 32
+        draw.rounded_rectangle(
+            (cx, cy, cx + 26, cy + 26),
+            radius=5,
+            fill=DIE_RGB[colour],
+            outline=OUTLINE if colour == "black" else None,
+        )
+        paste_text(image, (cx + 32, cy + 13), str(view["bag"][colour]), 20, TEXT, anchor="lm")
+    return y + box_h + 12
+
+
+def _overview_row(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    view: dict[str, Any],
+    seat: int,
+    name: str,
+    labels: dict[str, Any],
+    lang: str,
+    y: int,
+) -> None:
+    me = view["seats"][seat]
+    x0, x1 = MARGIN, TABLE_W - MARGIN
+    acting = seat in view["to_act"]
+    colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+    draw.rounded_rectangle(
+        (x0, y, x1, y + ROW_H),
+        radius=12,
+        fill=PANEL,
+        outline=ACCENT if acting else PANEL_LIGHT,
+        width=4 if acting else 2,
+    )
+    draw.rounded_rectangle((x0, y, x0 + 34, y + ROW_H), radius=10, fill=colour)
+    paste_text(image, (x0 + 17, y + ROW_H / 2), SEAT_MARKS[seat], 22, readable_on(colour), True, "mm")
+    cls = CLASSES.get(me["class"]) if me["class"] else None
+    race = RACES.get(me["race"]) if me["race"] else None
+    head = ("▶ " if acting else "") + name
+    paste_text(image, (x0 + 46, y + 10), fitted(head, 22, 200, True), 22, ACCENT if acting else TEXT, True)
+    race_name = _name(race, lang) if race else labels["no_race"]
+    class_name = _name(cls, lang) if cls else labels["no_class"]
+    paste_text(image, (x0 + 46, y + 40), fitted(race_name, SMALL, 200), SMALL, MUTED)
+    paste_text(image, (x0 + 46, y + 62), fitted(class_name, SMALL, 200), SMALL, MUTED)
+    # attributes: name, total (green with its stars when it meets the class's target), the target
+    ax = x0 + 252
+    col = 74
+    for i, attr in enumerate(ATTRIBUTES):
+        cx = ax + i * col + col // 2
+        dice = me["rows"][attr]
+        paste_text(image, (cx, y + 8), labels["rows"][attr], SMALL, MUTED, True, "ma")
+        total = final_attribute(me, attr)
+        target = cls["targets"][attr] if cls else None
+        hit = target is not None and len(dice) == SLOTS and _hits(target, total)
+        if hit:
+            draw.rounded_rectangle((cx - 30, y + 31, cx + 30, y + 65), radius=6, fill=CELL_RGB[1])
+        shown = (f"{total}★" if hit else str(total)) if dice else "–"
+        paste_text(image, (cx, y + 48), shown, 24, TEXT, True, "mm")
+        for slot in range(SLOTS):  # how many of the row's three boxes are filled, in the dice's colours
+            sx = cx - 27 + slot * 19
+            die = dice[slot] if slot < len(dice) else None
+            fill = DIE_RGB[die[0]] if die else PANEL
+            draw.rectangle((sx, y + 76, sx + 15, y + 91), fill=fill, outline=OUTLINE if die else PANEL_LIGHT)
+    # right: gold, stars so far, cards by area
+    rx = ax + 6 * col + 14
+    draw.ellipse((rx, y + 10, rx + 24, y + 34), fill=GOLD)
+    paste_text(image, (rx + 30, y + 22), str(me["gold"]), 22, GOLD, True, "lm")
+    stars = _stars_so_far(view, seat)
+    result = view.get("result")
+    text = "–" if stars is None else f"{stars}★"
+    paste_text(image, (x1 - 14, y + 8), text, 30, GOLD, True, "ra")
+    label = labels["winner"] if result and seat in result["winners"] else labels["so_far"]
+    paste_text(image, (x1 - 14, y + 44), fitted(label, SMALL, 130), SMALL, MUTED, anchor="ra")
+    cx = rx
+    for area in ("weapon", "armor", "trait", "skill"):
+        tag = f"{labels['tags'][area]}{len(me['cards'][area])}"
+        paste_text(image, (cx, y + 80), tag, 19, TYPE_RGB[area], True, "lm")
+        cx += 40
+
+
 def render_table(view: View, names: list[str], locale: str) -> bytes:
+    """The table at a glance: round, who acts, initiative and bag, the market, one row per player. Each
+    player's full sheet is render_sheet."""
     lang = locale[:2]
     labels = _labels(lang)
     players = view["players"]
-    heights = [_sheet_height(seat, lang) for seat in view["seats"]]
-    row_heights = [max(heights[i : i + 2]) for i in range(0, players, 2)]
-    # header, initiative, market title, market rows, sheets
-    height = MARGIN + 40 + 134 + 28 + _market_rows(view) * (CARD_H + 8) + 10
-    height += sum(h + 12 for h in row_heights) + MARGIN
-    if view["solo"] and view.get("result"):
-        height += 36
-    image, draw = canvas(WIDTH, height, BACKGROUND)
-    y = _header(image, view, names, labels)
-    _bag(image, draw, view, labels, WIDTH - MARGIN - 310, y)
-    y = _initiative(image, draw, view, names, labels, y)
-    y = _market(image, view, labels, lang, y) + 6
+    cards = view["market"]
+    top = 12 + 44 + 62 + 12
+    market_h = TILE_H + 12 if cards else 0
+    content = top + market_h + players * (ROW_H + 10) + MARGIN
+    solo_result = view["solo"] and view.get("result")
+    if solo_result:
+        content += 40
+    height = max(content, TABLE_W // 2)  # never wider than 2:1
+    image, draw = canvas(TABLE_W, height, BACKGROUND)
+    y = _overview_top(image, draw, view, names, labels)
+    if cards:
+        per = max(len(cards), 4)
+        w = (TABLE_W - 2 * MARGIN - (per - 1) * 10) // per
+        for i, card_id in enumerate(cards):
+            image.paste(_market_tile(card_id, lang, w), (MARGIN + i * (w + 10), y))
+        y += market_h
     for seat in range(players):
-        sx = MARGIN + (seat % 2) * (SHEET_W + 12)
-        sy = y + sum(h + 12 for h in row_heights[: seat // 2])
-        _sheet(image, draw, view, seat, names[seat], labels, lang, sx, sy, row_heights[seat // 2])
-    if view["solo"] and view.get("result"):
+        _overview_row(image, draw, view, seat, names[seat], labels, lang, y)
+        y += ROW_H + 10
+    if solo_result:
         rating = next(r for r in SOLO["ratings"] if r["id"] == view["result"]["details"]["rating"])
         text = labels["rating"].format(rating=_name(rating, lang))
-        paste_text(image, (MARGIN, height - MARGIN - 28), text, 24, GOLD, True)
+        paste_text(image, (MARGIN, y + 4), text, 24, GOLD, True)
     return to_png_fixed(image, PALETTE)
 
 

@@ -1,8 +1,9 @@
-"""Talisman pictures: the board (three rings on a 7x7 grid, the Crown in the middle), every character or toad
-and the cards lying on the spaces, then each character's sheet; privately, one's own Spells."""
+"""Talisman pictures: the board as its three regions, rings around the Crown of Command, with every character or
+toad and what lies on the spaces, and beside it each character's numbers; privately, one's own Spells."""
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 from typing import Any
 
@@ -29,24 +30,27 @@ from render.common import (
     PANEL,
     PANEL_LIGHT,
     SEAT_COLOURS,
+    SEAT_MARKS,
     TEXT,
     canvas,
-    fit_text,
     fitted,
     font,
     paste_text,
     readable_on,
     text_width,
     to_png,
+    to_png_flat,
 )
 
-CELL = 142
-BOARD = CELL * 7
 MARGIN = 16
-WIDTH = BOARD + 2 * MARGIN + 300
-SHEET_W = (WIDTH - 3 * MARGIN) // 2
-SHEET_H = 232
-REGION_FILL = {"outer": (70, 96, 62), "middle": (104, 86, 60), "inner": (96, 52, 56), "crown": (150, 120, 40)}
+REGION_FILL = {
+    "outer": (70, 96, 62),
+    "middle": (112, 88, 56),
+    "inner": (104, 52, 60),
+    "crown": (150, 120, 40),
+}
+RIVER = (52, 84, 120)
+EDGE = (25, 25, 25)
 KIND_FILL = {
     "enemy": (170, 60, 60),
     "event": (120, 90, 170),
@@ -82,6 +86,7 @@ LABELS = {
         "miss": "Misses a turn",
         "quest": "Quest",
         "none": "—",
+        "carries": "carries {n}",
         "your_spells": "Your Spells",
         "crown": "Crown reached",
         "blizzard": "Blizzard",
@@ -118,6 +123,7 @@ LABELS = {
         "miss": "차례 건너뜀",
         "quest": "퀘스트",
         "none": "—",
+        "carries": "소지품 {n}",
         "your_spells": "내 주문",
         "crown": "왕관 도달",
         "blizzard": "눈보라",
@@ -154,6 +160,7 @@ LABELS = {
         "miss": "Pierde turno",
         "quest": "Misión",
         "none": "—",
+        "carries": "lleva {n}",
         "your_spells": "Tus hechizos",
         "crown": "Corona alcanzada",
         "blizzard": "Ventisca",
@@ -176,46 +183,62 @@ def _name(entry: dict[str, Any], locale: str) -> str:
     return entry["name"].get(locale[:2], entry["name"]["en"])
 
 
-def _ring_cell(index: int) -> tuple[int, int]:
-    """(row, column) on the 7x7 grid: each ring is the border of a centred square, walked clockwise."""
-    if index == 48:
-        return 3, 3
-    if index >= 40:
-        offset, side, pos = 2, 2, index - 40
-    elif index >= 24:
-        offset, side, pos = 1, 4, index - 24
-    else:
-        offset, side, pos = 0, 6, index
-    if pos < side:
-        return offset, offset + pos
-    if pos < 2 * side:
-        return offset + pos - side, offset + side
-    if pos < 3 * side:
-        return offset + side, offset + side - (pos - 2 * side)
-    return offset + side - (pos - 3 * side), offset
+# --- the board: three rings around the Crown, sized for the chat ---------------------------------------------
+
+WIDTH, HEIGHT = 1100, 800
+SMALL = 18  # the smallest letters: 18 × 550 / 1100 = 9 px in the chat
+CX, CY = HEIGHT // 2, HEIGHT // 2
+# (outer radius, inner radius, first index, spaces) of each region, outside in; a gap between regions stands
+# for the Storm River (outer/middle) and the wall of the Inner Region (middle/inner).
+RINGS = {"outer": (394, 268, 0, 24), "middle": (258, 160, 24, 16), "inner": (150, 78, 40, 8)}
+CROWN_R = 70
+START = -135.0  # every ring's first space sits up and to the left, so linked spaces face each other
+SIDE_X = HEIGHT + 4
+TOKEN_R = 15
+CARD_INK = (250, 250, 250)
+
+
+def _ring_of(index: int) -> str:
+    return next(name for name, (_, _, first, n) in RINGS.items() if first <= index < first + n)
+
+
+def _angle(index: int) -> float:
+    """The middle of a space's sector, in degrees clockwise from three o'clock."""
+    _, _, first, n = RINGS[_ring_of(index)]
+    return START + 360 * (index - first) / n
+
+
+def _point(index: int, share: float) -> tuple[float, float]:
+    """A point in a space's sector, `share` of the way from its ring's inner edge to its outer edge."""
+    if index == CROWN:
+        return CX, CY
+    outer, inner, _, _ = RINGS[_ring_of(index)]
+    r = inner + (outer - inner) * share
+    a = math.radians(_angle(index))
+    return CX + r * math.cos(a), CY + r * math.sin(a)
 
 
 @lru_cache(maxsize=512)
-def _fit_size(text: str, size: int, smallest: int, width: int, bold: bool = False) -> int:
-    """The largest font size from `size` down to `smallest` at which `text` fits `width` pixels."""
-    while size > smallest and font(size, bold).getlength(text) > width:
-        size -= 1
-    return size
+def _space_title(name: str, width: int) -> tuple[str, ...]:
+    """A space's name in lines of at most `width` px (a word too long for a line is cut with an ellipsis)."""
+    face = font(SMALL, True)
+    lines: list[str] = []
+    for word in name.split():
+        if lines and face.getlength(f"{lines[-1]} {word}") <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    if len(lines) > 3:
+        lines = [lines[0], lines[1], " ".join(lines[2:])]
+    return tuple(fitted(line, SMALL, width, True) for line in lines)
 
 
-@lru_cache(maxsize=512)
-def _space_title(name: str) -> tuple[int, tuple[str, ...]]:
-    """A space's name in its cell: smaller type for a long name, and two lines (split where they come out
-    most even) for one that is too long even then."""
-    width = CELL - 14
-    size = _fit_size(name, 16, 13, width, True)
-    face = font(size, True)
-    words = name.split()
-    if face.getlength(name) <= width or len(words) < 2:
-        return size, (fitted(name, size, width, True),)
-    cuts = [(" ".join(words[:i]), " ".join(words[i:])) for i in range(1, len(words))]
-    first, second = min(cuts, key=lambda cut: max(face.getlength(cut[0]), face.getlength(cut[1])))
-    return size, (fitted(first, size, width, True), fitted(second, size, width, True))
+def _title_width(index: int) -> int:
+    """Room for a space's name: its sector's width at the name's height."""
+    if index == CROWN:
+        return 2 * CROWN_R - 8
+    outer, inner, _, n = RINGS[_ring_of(index)]
+    return int(2 * math.pi * (inner + (outer - inner) * 0.72) / n) + 8  # may cross the thin edge lines
 
 
 def _card_label(card: dict[str, Any], locale: str) -> tuple[str, tuple[int, int, int]]:
@@ -227,47 +250,47 @@ def _card_label(card: dict[str, Any], locale: str) -> tuple[str, tuple[int, int,
     return label, KIND_FILL.get(kind, PANEL_LIGHT)
 
 
-def _token(draw: ImageDraw.ImageDraw, x: int, y: int, seat: int, text: str, radius: int = 17) -> None:
+def _token(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, seat: int, toad: bool) -> None:
+    """A character: a disc in the seat's colour with the seat's letter (a toad: a square)."""
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    draw.ellipse(
-        (x - radius, y - radius, x + radius, y + radius), fill=colour, outline=(240, 240, 240), width=2
-    )
-    f = font(15, True)
-    w = draw.textlength(text, font=f)
-    draw.text((x - w / 2, y - 9), text, font=f, fill=readable_on(colour))
-
-
-def _centre(index: int) -> tuple[int, int]:
-    row, col = _ring_cell(index)
-    return MARGIN + col * CELL + CELL // 2, MARGIN + row * CELL + CELL // 2
-
-
-def _draw_links(draw: ImageDraw.ImageDraw) -> None:
-    """The Sentinel's bridge over the Storm River and the Portal of Power's way in, drawn under the spaces."""
-    for a, b in ((SENTINEL, BRIDGE_HILLS), (PORTAL, PLAIN_OF_PERIL), (VALLEY, CROWN)):
-        draw.line((*_centre(a), *_centre(b)), fill=GOLD, width=14)
+    box = (x - TOKEN_R, y - TOKEN_R, x + TOKEN_R, y + TOKEN_R)
+    if toad:
+        draw.rectangle(box, fill=colour, outline=(20, 20, 20), width=2)
+    else:
+        draw.ellipse(box, fill=colour, outline=(20, 20, 20), width=2)
+    paste_text(image, (x, y + 1), SEAT_MARKS[seat], SMALL, readable_on(colour), True, "mm")
 
 
 @lru_cache(maxsize=4)
 def _empty_board(locale: str) -> Image.Image:
     """The board with nothing on it, the same in every picture of one language: drawn once."""
-    image, draw = canvas(BOARD + 2 * MARGIN, BOARD + 2 * MARGIN)
-    _draw_links(draw)
+    image, draw = canvas(WIDTH, HEIGHT)
+    draw.ellipse((CX - 398, CY - 398, CX + 398, CY + 398), fill=RIVER)
+    for region, (outer, inner, first, n) in RINGS.items():
+        box = (CX - outer, CY - outer, CX + outer, CY + outer)
+        for index in range(first, first + n):
+            a = _angle(index)
+            half = 180 / n
+            draw.pieslice(box, a - half, a + half, fill=REGION_FILL[region], outline=EDGE, width=2)
+        gap = inner - (10 if region != "inner" else 8)
+        draw.ellipse((CX - inner, CY - inner, CX + inner, CY + inner), fill=EDGE)
+        draw.ellipse((CX - gap, CY - gap, CX + gap, CY + gap), fill=RIVER if region == "outer" else EDGE)
+    for a, b in ((SENTINEL, BRIDGE_HILLS), (PORTAL, PLAIN_OF_PERIL), (VALLEY, CROWN)):
+        draw.line((*_point(a, 0.0), *_point(b, 1.0 if b != CROWN else 0.0)), fill=GOLD, width=10)
+    draw.ellipse((CX - CROWN_R, CY - CROWN_R, CX + CROWN_R, CY + CROWN_R), fill=REGION_FILL["crown"])
     for space in SPACES:
-        row, col = _ring_cell(space["index"])
-        x0, y0 = MARGIN + col * CELL, MARGIN + row * CELL
-        fill = REGION_FILL[space["region"]]
-        draw.rectangle(
-            (x0 + 2, y0 + 2, x0 + CELL - 2, y0 + CELL - 2), fill=fill, outline=(25, 25, 25), width=2
-        )
-        size, lines = _space_title(_name(space, locale))
+        index = space["index"]
+        lines = _space_title(_name(space, locale), _title_width(index))
+        x, y = _point(index, 0.72 if index != CROWN else 0.0)
+        y -= 11 * (len(lines) - 1) + (0 if index != CROWN else 0)
         for i, line in enumerate(lines):
-            draw.text((x0 + 7, y0 + 5 + i * 15), line, font=font(size, True), fill=TEXT)
+            draw.text((x, y + 22 * i), line, font=font(SMALL, True), fill=TEXT, anchor="mm")
     return image
 
 
-def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, locale: str) -> None:
-    labels = _labels(locale)
+def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str) -> None:
+    """Figures, cards, gold and hexes on the spaces: a badge with the number of cards lying there, in the
+    colour of the first one's kind; gold and hexes as marked badges."""
     hexed = {h["space"] for h in view["hexes"]}
     by_space: dict[int, list[dict[str, Any]]] = {}
     for ch in view["chars"]:
@@ -276,149 +299,121 @@ def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: View, local
     image.paste(_empty_board(locale))
     for space in SPACES:
         index = space["index"]
-        row, col = _ring_cell(index)
-        x0, y0 = MARGIN + col * CELL, MARGIN + row * CELL
-        y = y0 + 27 + 15 * (len(_space_title(_name(space, locale))[1]) - 1)
-        if index in hexed:
-            draw.text((x0 + 7, y), labels["hex"], font=font(14, True), fill=(255, 120, 120))
-            y += 18
+        x, y = _point(index, 0.3 if index != CROWN else 0.0)
+        if index == CROWN:
+            y += 34
+        badges = []
+        cards = view["board"].get(str(index), [])
+        if cards:
+            badges.append((str(len(cards)), _card_label(cards[0], locale)[1], CARD_INK))
         gold = view["gold"].get(str(index))
         if gold:
-            draw.text((x0 + 7, y), f"{labels['gold']} {gold}", font=font(14, True), fill=GOLD)
-            y += 18
+            badges.append((f"${gold}", GOLD, (40, 30, 0)))
+        if index in hexed:
+            badges.append(("✶", (255, 120, 120), (40, 0, 0)))
         tokens = by_space.get(index, [])
-        shown = 3 if tokens else 4  # leave the bottom row to the figures standing here
-        for card in view["board"].get(str(index), [])[:shown]:
-            label, colour = _card_label(card, locale)
-            draw.rounded_rectangle((x0 + 6, y, x0 + CELL - 6, y + 19), radius=4, fill=colour)
-            size = _fit_size(label, 14, 12, CELL - 20)
-            paste_text(image, (x0 + 10, y + 15 - size), fitted(label, size, CELL - 20), size, (250, 250, 250))
-            y += 21
-        extra = len(view["board"].get(str(index), [])) - shown
-        if extra > 0:
-            draw.text((x0 + 8, y), f"+{extra}", font=font(14, True), fill=TEXT)
-        for i, ch in enumerate(tokens):
-            tx = x0 + CELL - 22 - (i % 4) * 32
-            ty = y0 + CELL - 22 - (i // 4) * 32
-            _token(draw, tx, ty, ch["seat"], "T" if ch["toad"] else str(ch["seat"] + 1))
+        items = len(badges) + len(tokens)
+        left = x - (items * (2 * TOKEN_R + 3)) / 2 + TOKEN_R
+        for text, fill, ink in badges:  # cards as an upright card, gold and hexes as a wide tile
+            if ink is CARD_INK:
+                draw.rounded_rectangle(
+                    (left - 12, y - 16, left + 12, y + 16), radius=4, fill=fill, outline=TEXT
+                )
+            else:
+                draw.rounded_rectangle((left - TOKEN_R, y - 12, left + TOKEN_R, y + 12), radius=5, fill=fill)
+            paste_text(image, (left, y + 1), text, SMALL, ink, True, "mm")
+            left += 2 * TOKEN_R + 3
+        for ch in tokens:
+            _token(image, draw, left, y, ch["seat"], bool(ch["toad"]))
+            left += 2 * TOKEN_R + 3
 
 
-def _draw_status(draw: ImageDraw.ImageDraw, view: View, names: list[str], locale: str) -> None:
-    labels = _labels(locale)
-    x = MARGIN * 2 + BOARD
-    w = WIDTH - x - MARGIN
-    draw.rounded_rectangle((x, MARGIN, x + w, MARGIN + BOARD), radius=10, fill=PANEL)
-    y = MARGIN + 12
-    lines: list[tuple[str, tuple[int, int, int], int, bool]] = [
-        (f"{labels['turn']} {view['turn']} · {labels['round']} {view['round']}", TEXT, 20, True),
-    ]
-    if view["result"]:
-        winners = ", ".join(names[s] if s < len(names) else str(s + 1) for s in view["result"]["winners"])
-        lines.append((f"{labels['winner']}: {winners}", GOLD, 20, True))
-    elif view["to_act"]:
-        acting = ", ".join(names[s] if s < len(names) else str(s + 1) for s in view["to_act"])
-        lines.append((f"{labels['to_act']}: {acting}", ACCENT, 18, True))
-    lines += [
-        (f"{labels['adventure']}: {view['decks']['adventure']}", TEXT, 17, False),
-        (f"{labels['spell_deck']}: {view['decks']['spells']}", TEXT, 17, False),
-        (f"{labels['talismans']}: {view['talismans']}", TEXT, 17, False),
-    ]
-    if view["crown_reached"]:
-        lines.append((labels["crown"], GOLD, 17, True))
-    if view["blizzard"]:
-        lines.append((labels["blizzard"], (180, 210, 255), 17, True))
-    for text, colour, size, bold in lines:
-        draw.text((x + 12, y), fit_text(draw, text, size, w - 24, bold), font=font(size, bold), fill=colour)
-        y += size + 10
-    y += 8
-    for ch in view["chars"]:
-        if ch is None:
-            continue
-        _token(draw, x + 26, y + 14, ch["seat"], str(ch["seat"] + 1), 14)
-        name = names[ch["seat"]] if ch["seat"] < len(names) else str(ch["seat"] + 1)
-        text = f"{name} · {_name(CHARACTERS[ch['id']], locale)}"
-        draw.text((x + 48, y + 4), fit_text(draw, text, 16, w - 60), font=font(16), fill=TEXT)
-        y += 34
-
-
-def _draw_sheet(
-    draw: ImageDraw.ImageDraw, x: int, y: int, ch: dict[str, Any], name: str, locale: str
+def _draw_side(
+    image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], locale: str
 ) -> None:
+    """Turn, who acts, decks, then each character: name, character, strength, craft, life, fate, gold, and
+    what stands out (alignment, toad, dead, out, misses a turn, cards carried)."""
     labels = _labels(locale)
-    colour = SEAT_COLOURS[ch["seat"] % len(SEAT_COLOURS)]
-    draw.rounded_rectangle((x, y, x + SHEET_W, y + SHEET_H), radius=10, fill=PANEL)
-    draw.rounded_rectangle((x, y, x + SHEET_W, y + 34), radius=10, fill=colour)
-    title = f"{ch['seat'] + 1}. {name} — {_name(CHARACTERS[ch['id']], locale)}"
-    if ch["toad"]:
-        title += f" ({_name(TOAD, locale)} {ch['toad']})"
-    draw.text(
-        (x + 10, y + 6),
-        fit_text(draw, title, 19, SHEET_W - 20, True),
-        font=font(19, True),
-        fill=readable_on(colour),
+    x, right = SIDE_X, WIDTH - 12
+    w = right - x
+    y = 12
+
+    def line(text: str, colour: tuple[int, int, int], size: int = SMALL, bold: bool = False) -> None:
+        nonlocal y
+        paste_text(image, (x, y), fitted(text, size, w, bold), size, colour, bold)
+        y += size + 8
+
+    def seat_name(seat: int) -> str:
+        return names[seat] if seat < len(names) else SEAT_MARKS[seat]
+
+    line(f"{labels['turn']} {view['turn']} · {labels['round']} {view['round']}", TEXT, 24, True)
+    if view["result"]:
+        line(
+            f"{labels['winner']}: " + ", ".join(seat_name(s) for s in view["result"]["winners"]),
+            GOLD,
+            22,
+            True,
+        )
+    elif view["to_act"]:
+        line(f"{labels['to_act']}: " + ", ".join(seat_name(s) for s in view["to_act"]), ACCENT, 22, True)
+    line(
+        f"{labels['adventure']} {view['decks']['adventure']} · {labels['spell_deck']} {view['decks']['spells']}",
+        MUTED,
     )
-    stats = [
-        (labels["str"], f"{ch['strength']}", (230, 90, 90)),
-        (labels["craft"], f"{ch['craft']}", (110, 150, 240)),
-        (labels["life"], f"{ch['life']}", (90, 200, 110)),
-        (labels["fate"], f"{ch['fate']}", (200, 200, 120)),
-        (labels["gold"], f"{ch['gold']}", GOLD),
-        (labels["spells"], f"{ch['spells']}", (190, 140, 230)),
-    ]
-    sx = x + 10
-    step = (SHEET_W - 20) // len(stats)
-    for label, value, tint in stats:
-        draw.text((sx, y + 42), fit_text(draw, label, 14, step - 4), font=font(14), fill=MUTED)
-        draw.text((sx, y + 60), value, font=font(24, True), fill=tint)
-        sx += step
-    status = [labels[ch["alignment"]]]
-    if ch["out"]:
-        status.append(labels["out"])
-    elif ch["dead"]:
-        status.append(labels["dead"])
-    if ch["miss"]:
-        status.append(f"{labels['miss']} ×{ch['miss']}")
-    if ch["quest"]:
-        status.append(f"{labels['quest']}: {ch['quest'].replace('_', ' ')}")
-    draw.text(
-        (x + 10, y + 94), fit_text(draw, " · ".join(status), 15, SHEET_W - 20), font=font(15), fill=TEXT
-    )
-    rows = [
-        (labels["items"], [_card_label(c, locale)[0] for c in ch["items"]]),
-        (labels["followers"], [_card_label(c, locale)[0] for c in ch["followers"]]),
-        (
-            labels["trophies"],
-            [
-                f"{labels['str'] if t['kind'] == 'strength' else labels['craft']} {t['value']}"
-                for t in ch["trophies"]
-            ],
-        ),
-    ]
-    ry = y + 120
-    for label, values in rows:
-        draw.text((x + 10, ry), label, font=font(15, True), fill=MUTED)
-        text = ", ".join(values) if values else labels["none"]
-        lw = text_width(draw, label, 15, True) + 18
-        draw.text((x + 10 + lw, ry), fit_text(draw, text, 15, SHEET_W - 20 - lw), font=font(15), fill=TEXT)
-        ry += 34
+    line(f"{labels['talismans']} {view['talismans']}", MUTED)
+    if view["crown_reached"]:
+        line(labels["crown"], GOLD, SMALL, True)
+    if view["blizzard"]:
+        line(labels["blizzard"], (180, 210, 255), SMALL, True)
+    chars = [ch for ch in view["chars"] if ch is not None]
+    room = (HEIGHT - 8 - y) // max(len(chars), 1)
+    for ch in chars:
+        top = y
+        acting = ch["seat"] in view["to_act"]
+        if acting:
+            box = (x - 6, top - 4, right + 4, top + min(room, 104) - 4)
+            draw.rounded_rectangle(box, radius=8, outline=ACCENT, width=3)
+        _token(image, draw, x + TOKEN_R, y + 12, ch["seat"], bool(ch["toad"]))
+        head = f"{seat_name(ch['seat'])} · {_name(CHARACTERS[ch['id']], locale)}"
+        paste_text(
+            image, (x + 2 * TOKEN_R + 8, y + 1), fitted(head, 20, w - 2 * TOKEN_R - 12, True), 20, TEXT, True
+        )
+        y += 30
+        stats = [
+            (labels["str"], ch["strength"], (240, 110, 90)),
+            (labels["craft"], ch["craft"], (120, 170, 250)),
+            (labels["life"], ch["life"], (110, 210, 130)),
+            (labels["fate"], ch["fate"], (220, 210, 130)),
+            (labels["gold"], ch["gold"], GOLD),
+        ]
+        sx = x
+        for label, value, tint in stats:
+            text = f"{label} {value}"
+            width = font(SMALL).getlength(text)
+            if sx + width > right:
+                sx, y = x, y + SMALL + 6
+            paste_text(image, (sx, y), text, SMALL, tint)
+            sx += width + 12
+        y += SMALL + 6
+        status = [labels[ch["alignment"]]]
+        if ch["toad"]:
+            status.append(f"{_name(TOAD, locale)} {ch['toad']}")
+        if ch["out"]:
+            status.append(labels["out"])
+        elif ch["dead"]:
+            status.append(labels["dead"])
+        if ch["miss"]:
+            status.append(labels["miss"])
+        status.append(labels["carries"].format(n=len(ch["items"]) + len(ch["followers"])))
+        paste_text(image, (x, y), fitted(" · ".join(status), SMALL, w), SMALL, MUTED)
+        y = max(y + SMALL + 12, top + min(room, 104))
 
 
 def render_table(view: View, names: list[str], locale: str) -> bytes:
-    chars = [ch for ch in view["chars"] if ch is not None]
-    sheet_rows = (len(chars) + 1) // 2
-    height = MARGIN * 2 + BOARD + sheet_rows * (SHEET_H + MARGIN) + MARGIN
-    image, draw = canvas(WIDTH, height)
+    image, draw = canvas(WIDTH, HEIGHT)
     _draw_board(image, draw, view, locale)
-    _draw_status(draw, view, names, locale)
-    for i, ch in enumerate(chars):
-        x = MARGIN + (i % 2) * (SHEET_W + MARGIN)
-        y = MARGIN * 2 + BOARD + (i // 2) * (SHEET_H + MARGIN)
-        name = names[ch["seat"]] if ch["seat"] < len(names) else str(ch["seat"] + 1)
-        _draw_sheet(draw, x, y, ch, name, locale)
-    # A flat-coloured picture loses nothing visible in a 128-colour palette, and encodes about twice as fast;
-    # the palette is picked from a sixteenth of the pixels (averaged four by four), many times faster.
-    palette = image.reduce(4).quantize(colors=128, method=Image.Quantize.FASTOCTREE)
-    return to_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
+    _draw_side(image, draw, view, names, locale)
+    return to_png_flat(image)
 
 
 def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[str]:

@@ -6,8 +6,6 @@ and the table image does not depend on its renderer's caches."""
 from __future__ import annotations
 
 import ast
-import io
-import itertools
 import json
 import re
 import string
@@ -16,7 +14,6 @@ from importlib import resources
 from pathlib import Path
 
 import pytest
-from PIL import Image
 
 from bot import i18n, rules
 from bot.chooser import Chosen, narrow
@@ -401,49 +398,3 @@ def test_card_suggestions_match_names_in_other_languages(game):
         assert game.lookup_card(value, "ko")[0] == value, label
 
 
-def test_the_table_image_does_not_depend_on_what_was_drawn_before(game):
-    """The renderer keeps drawn pieces (dice, card faces, labels) in caches; a picture must come out the same
-    whether they are warm or cold, and every colour drawn must survive the fixed palette exactly."""
-    import render.common as common
-    from render import roll_player as art
-
-    views = [game.engine.view(state, None) for state, *_ in itertools.islice(_playout(4, 6), 0, None, 25)]
-    warm = [game.render_table(view, NAMES, "ko") for view in views]
-    for cache in (art._die, art._card_face, art._chip, art._alignment, common._text_mask, common.fitted):
-        cache.cache_clear()
-    assert [game.render_table(view, NAMES, "ko") for view in reversed(views)] == warm[::-1]
-    picture = Image.open(io.BytesIO(warm[-1])).convert("RGB")
-    assert picture.getpixel((0, 0)) == common.BACKGROUND
-    for rgb in [*art.DIE_RGB.values(), *art.TYPE_RGB.values(), common.PANEL, common.GOLD, common.TEXT]:
-        swatch = Image.new("RGB", (2, 2), rgb).quantize(palette=art.PALETTE, dither=Image.Dither.NONE)
-        assert swatch.convert("RGB").getpixel((0, 0)) == rgb
-
-
-def test_korean_card_texts_fit_the_card_face_in_full():
-    from render import roll_player as art
-
-    for cid, card in CARDS.items():
-        assert len(art._wrap(card["text"]["ko"], 17, art.CARD_W - 54)) <= 3, cid
-
-
-def test_spanish_card_texts_fit_the_card_face_in_full():
-    """A card face holds three lines, or four in smaller letters; a Spanish text is never cut short."""
-    from render import roll_player as art
-
-    for cid, card in CARDS.items():
-        assert len(art._wrap(card["text"]["es"], 15, art.CARD_W - 54)) <= 4, cid
-
-
-def test_the_table_image_has_its_words_in_every_language(game):
-    from render import roll_player as art
-
-    def shape(labels: dict) -> dict:
-        return {key: shape(value) if isinstance(value, dict) else None for key, value in labels.items()}
-
-    assert set(art.LABELS) == set(LOCALES)
-    for locale in LOCALES:
-        assert shape(art.LABELS[locale]) == shape(art.LABELS["en"]), locale
-    for area in ("areas", "phase"):  # no English words left in the Spanish image
-        assert not set(art.LABELS["es"][area].values()) & set(art.LABELS["en"][area].values()), area
-    views = [game.engine.view(state, None) for state, *_ in itertools.islice(_playout(2, 8), 0, None, 40)]
-    assert all(game.render_table(view, NAMES, "es") != game.render_table(view, NAMES, "en") for view in views)

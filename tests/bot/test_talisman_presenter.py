@@ -14,8 +14,6 @@ from bot.games import presenter
 from engines.base import IllegalAction, visible_to
 from engines.talisman import refusals
 from engines.talisman.data import ADVENTURE, CHARACTERS, COMMAND, PURCHASE, SPACES, SPELLS
-from render import talisman as talisman_render
-from render.common import font
 
 GAME = presenter("talisman")
 ENGINE = GAME.engine
@@ -339,15 +337,3 @@ def test_spanish_pickers_and_cards_show_no_english_component_names():
     for name, text in GAME.cards("es"):
         assert not ENGLISH_ONLY.search(f"{name}\n{text}"), name
     assert ENGLISH_ONLY.search(GAME.value_label("spell", "hex", {}, {}, "en"))  # the check can see English
-
-
-def test_every_name_fits_on_the_board_in_every_language():
-    """Space names shrink or break onto two lines and card labels shrink before anything is cut short."""
-    for locale in i18n.LOCALES:
-        for space in SPACES:
-            _, lines = talisman_render._space_title(space["name"][locale])
-            assert not any(line.endswith("…") for line in lines), (space["id"], locale, lines)
-        for card in [*ADVENTURE.values(), *PURCHASE.values()]:
-            label = card["name"][locale]
-            size = talisman_render._fit_size(label, 14, 12, talisman_render.CELL - 20)
-            assert font(size).getlength(label) <= talisman_render.CELL - 20, (label, locale)

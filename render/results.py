@@ -1,0 +1,337 @@
+"""The results picture of a finished game: each player's score by category as a stacked bar, and the scores over
+the game as a line chart.
+
+render_results draws from plain data (names, category labels, numbers), so any game can use it;
+game_results builds that data from public views: the final view for the categories, and the public view after
+every move for the series (score_series). Everything is drawn with Pillow on a fixed layout, so the same data
+always gives the same picture, and nothing is imported that would slow the bot's start.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from typing import Any
+
+from PIL import ImageDraw
+
+from render.common import (
+    BACKGROUND,
+    GOLD,
+    MUTED,
+    PANEL,
+    PANEL_LIGHT,
+    SEAT_COLOURS,
+    SEAT_MARKS,
+    TEXT,
+    canvas,
+    fitted,
+    font,
+    paste_text,
+    readable_on,
+    to_png_flat,
+)
+
+WIDTH, HEIGHT = 1100, 660
+SMALL = 18  # 18 × 550 / 1100 = 9 px in the chat
+# Okabe and Ito's colour-blind-safe set, for categories; each segment also carries its value and the legend
+# lists the categories in the order they stack, so no category depends on its colour alone.
+CATEGORY_COLOURS = [
+    (230, 159, 0),
+    (86, 180, 233),
+    (0, 158, 115),
+    (240, 228, 66),
+    (0, 114, 178),
+    (213, 94, 0),
+    (204, 121, 167),
+    (235, 235, 235),
+]
+MARKERS = ["circle", "square", "triangle", "diamond", "down", "cross"]
+
+LABELS = {
+    "en": {
+        "by_category": "Score by category",
+        "over_game": "Score over the game",
+        "move": "moves",
+        "won": "won",
+    },
+    "ko": {"by_category": "항목별 점수", "over_game": "게임 중 점수 변화", "move": "수", "won": "승리"},
+    "es": {
+        "by_category": "Puntos por categoría",
+        "over_game": "Puntos durante la partida",
+        "move": "jugadas",
+        "won": "gana",
+    },
+}
+
+# Each game's categories as its rulebook scores them, in the order they stack.
+CATEGORIES: dict[str, dict[str, dict[str, str]]] = {
+    "roll_player": {
+        "targets": {"en": "Class targets", "ko": "직업 목표", "es": "Objetivos de clase"},
+        "class_dice": {"en": "Class-colour dice", "ko": "직업 색 주사위", "es": "Dados del color de clase"},
+        "alignment": {"en": "Alignment", "ko": "성향", "es": "Alineamiento"},
+        "backstory": {"en": "Backstory", "ko": "배경", "es": "Trasfondo"},
+        "armor": {"en": "Armour", "ko": "방어구", "es": "Armadura"},
+        "weapons": {"en": "Weapons", "ko": "무기", "es": "Armas"},
+        "traits": {"en": "Traits", "ko": "특성", "es": "Rasgos"},
+        "gold": {"en": "Gold", "ko": "금화", "es": "Oro"},
+    },
+    "roll_for_the_galaxy": {
+        "chips": {"en": "VP chips", "ko": "승점 칩", "es": "Fichas de PV"},
+        "tiles": {"en": "Tiles", "ko": "타일", "es": "Losetas"},
+        "bonuses": {"en": "6-cost bonuses", "ko": "6원 개발 보너스", "es": "Bonos de coste 6"},
+    },
+    "druids": {
+        "track": {"en": "Score track", "ko": "점수 트랙", "es": "Marcador"},
+    },
+    # Talisman has no points (the first to the Crown wins); its picture compares what the characters became.
+    "talisman": {
+        "strength": {"en": "Strength", "ko": "힘", "es": "Fuerza"},
+        "craft": {"en": "Craft", "ko": "기술", "es": "Astucia"},
+        "life": {"en": "Life", "ko": "생명력", "es": "Vida"},
+    },
+}
+
+# What the lines count where it is not the game's score.
+CHART_TITLES = {
+    "talisman": {
+        "en": "Strength + Craft + Life over the game",
+        "ko": "게임 중 힘 + 기술 + 생명력",
+        "es": "Fuerza + Astucia + Vida durante la partida",
+    },
+}
+
+
+def _labels(locale: str) -> dict[str, str]:
+    return LABELS.get(locale[:2], LABELS["en"])
+
+
+# --- numbers from public views ------------------------------------------------------------------------------
+
+
+def score_parts(view: dict[str, Any]) -> list[dict[str, int]]:
+    """Each seat's score by category (CATEGORIES' ids) in a public view: the final scoring once the game is
+    over, and what the rulebook's scoring would give if it ended now before that."""
+    game = view["game"]
+    if game == "roll_player":
+        from engines.roll_player.scoring import score_seat
+
+        result = view.get("result")
+        if result:
+            return [dict(seat["parts"]) for seat in result["details"]["seats"]]
+        out = []
+        for i, seat in enumerate(view["seats"]):
+            others = [s["gold"] for j, s in enumerate(view["seats"]) if j != i]
+            out.append(dict(score_seat(seat, others, view["solo"])["parts"]) if seat["class"] else {})
+        return out
+    if game == "roll_for_the_galaxy":
+        from engines.roll_for_the_galaxy.scoring import score
+
+        finals = view.get("final") or [score(seat) for seat in view["seats"]]
+        return [
+            {"chips": f["chips"], "tiles": f["tiles"], "bonuses": sum(f["bonuses"].values())} for f in finals
+        ]
+    if game == "druids":
+        return [{"track": score} for score in view["scores"]]
+    if game == "talisman":
+        return [
+            {"strength": ch["strength"], "craft": ch["craft"], "life": ch["life"]} if ch else {}
+            for ch in view["chars"]
+        ]
+    raise ValueError(f"no scoring for {game!r}")
+
+
+def current_scores(view: dict[str, Any]) -> list[int]:
+    """Each seat's total in a public view (see score_parts)."""
+    return [sum(parts.values()) for parts in score_parts(view)]
+
+
+def score_series(views: Iterable[dict[str, Any]]) -> list[list[int]]:
+    """The scores after each move, from the public views of a replayed game (the first is the new game)."""
+    return [current_scores(view) for view in views]
+
+
+def game_results(
+    final_view: dict[str, Any],
+    series: list[list[int]],
+    names: list[str],
+    winners: list[int],
+    locale: str,
+    title: str,
+) -> bytes:
+    """The results picture of a finished game from its last public view and its score series."""
+    lang = locale[:2]
+    table = CATEGORIES[final_view["game"]]
+    parts = score_parts(final_view)
+    used = [key for key in table if any(seat.get(key) for seat in parts)] or list(table)[:1]
+    categories = [table[key].get(lang, table[key]["en"]) for key in used]
+    values = [[seat.get(key, 0) for key in used] for seat in parts]
+    chart = CHART_TITLES.get(final_view["game"], {})
+    chart_title = chart.get(lang, chart.get("en"))
+    return render_results(names, categories, values, series, winners, title, locale, chart_title)
+
+
+# --- drawing ------------------------------------------------------------------------------------------------
+
+
+def _nice_ticks(low: float, high: float, most: int = 6) -> list[float]:
+    """Round tick values covering low..high, at most `most` of them (steps of 1, 2 or 5 times a power of 10)."""
+    span = max(high - low, 1)
+    for power in range(0, 10):
+        for base in (1, 2, 5):
+            step = base * 10**power
+            first = math.floor(low / step) * step
+            last = math.ceil(high / step) * step
+            if (last - first) / step + 1 <= most:
+                return [first + i * step for i in range(int((last - first) / step) + 1)]
+    return [low, low + span]
+
+
+def _marker(draw: ImageDraw.ImageDraw, kind: str, x: float, y: float, colour: tuple[int, int, int]) -> None:
+    r = 7
+    edge = BACKGROUND
+    if kind == "circle":
+        draw.ellipse((x - r, y - r, x + r, y + r), fill=colour, outline=edge, width=2)
+    elif kind == "square":
+        draw.rectangle((x - r + 1, y - r + 1, x + r - 1, y + r - 1), fill=colour, outline=edge, width=2)
+    elif kind == "triangle":
+        draw.polygon([(x, y - r - 1), (x + r, y + r - 1), (x - r, y + r - 1)], fill=colour, outline=edge)
+    elif kind == "down":
+        draw.polygon([(x, y + r + 1), (x + r, y - r + 1), (x - r, y - r + 1)], fill=colour, outline=edge)
+    elif kind == "diamond":
+        draw.polygon(
+            [(x, y - r - 1), (x + r + 1, y), (x, y + r + 1), (x - r - 1, y)], fill=colour, outline=edge
+        )
+    else:
+        draw.line((x - r, y - r, x + r, y + r), fill=colour, width=4)
+        draw.line((x - r, y + r, x + r, y - r), fill=colour, width=4)
+
+
+def render_results(
+    names: list[str],
+    categories: list[str],
+    values: list[list[int]],
+    series: list[list[int]],
+    winners: list[int],
+    title: str,
+    locale: str,
+    chart_title: str | None = None,
+) -> bytes:
+    """A landscape picture: left, one stacked bar per player (`values[seat][category]`, negatives stacked below
+    zero); right, each player's score after every move (`series[move][seat]`) as a line with the seat's colour,
+    marker shape and name. `title` heads the picture; `chart_title` (if given) names what the lines count;
+    winners are marked."""
+    labels = _labels(locale)
+    image, draw = canvas(WIDTH, HEIGHT)
+    paste_text(image, (24, 14), fitted(title, 28, WIDTH - 48, True), 28, TEXT, True)
+    players = len(names)
+    colours = [SEAT_COLOURS[s % len(SEAT_COLOURS)] for s in range(players)]
+
+    # --- stacked bars
+    left, right, top, bottom = 70, 520, 100, HEIGHT - 150
+    paste_text(image, (24, 60), labels["by_category"], 22, MUTED, True)
+    pos = [sum(v for v in seat if v > 0) for seat in values] or [0]
+    neg = [sum(v for v in seat if v < 0) for seat in values] or [0]
+    ticks = _nice_ticks(min(0, *neg), max(1, *pos))
+    low, high = ticks[0], ticks[-1]
+
+    def y_of(v: float) -> float:
+        return bottom - (v - low) / (high - low) * (bottom - top)
+
+    for t in ticks:
+        y = y_of(t)
+        draw.line((left, y, right, y), fill=PANEL_LIGHT if t else MUTED, width=1 if t else 2)
+        paste_text(image, (left - 8, y), f"{t:g}", SMALL, MUTED, anchor="rm")
+    slot = (right - left) / max(players, 1)
+    bar_w = min(70, slot * 0.6)
+    for seat, seat_values in enumerate(values):
+        cx = left + slot * (seat + 0.5)
+        up = down = 0.0
+        for k, v in enumerate(seat_values):
+            if not v:
+                continue
+            start = up if v > 0 else down
+            end = start + v
+            if v > 0:
+                up = end
+            else:
+                down = end
+            fill = CATEGORY_COLOURS[k % len(CATEGORY_COLOURS)]
+            y0, y1 = sorted((y_of(start), y_of(end)))
+            draw.rectangle((cx - bar_w / 2, y0, cx + bar_w / 2, y1), fill=fill, outline=BACKGROUND, width=2)
+            if y1 - y0 >= SMALL + 2:
+                paste_text(image, (cx, (y0 + y1) / 2), f"{v:g}", SMALL, readable_on(fill), True, "mm")
+        total = sum(seat_values)
+        paste_text(image, (cx, y_of(up) - 6), f"{total:g}", 22, GOLD if seat in winners else TEXT, True, "ms")
+        name = fitted(names[seat], SMALL, int(slot) - 4, seat in winners)
+        paste_text(image, (cx, bottom + 10), SEAT_MARKS[seat], SMALL, colours[seat], True, "ma")
+        paste_text(
+            image, (cx, bottom + 32), name, SMALL, GOLD if seat in winners else TEXT, seat in winners, "ma"
+        )
+    # legend: swatch and name of each category, in stacking order
+    lx, ly = 24, HEIGHT - 86
+    for k, category in enumerate(categories):
+        width = 26 + int(font(SMALL).getlength(category)) + 18
+        if lx + width > right + 20:
+            lx, ly = 24, ly + 28
+        draw.rectangle((lx, ly + 2, lx + 18, ly + 20), fill=CATEGORY_COLOURS[k % len(CATEGORY_COLOURS)])
+        paste_text(image, (lx + 24, ly), category, SMALL, TEXT)
+        lx += width
+
+    # --- line chart
+    cl, cr, ct, cb = 620, WIDTH - 40, 100, HEIGHT - 150
+    paste_text(
+        image,
+        (cl - 40, 60),
+        fitted(chart_title or labels["over_game"], 22, cr - cl + 40, True),
+        22,
+        MUTED,
+        True,
+    )
+    draw.rectangle((cl, ct, cr, cb), fill=PANEL)
+    flat = [v for snap in series for v in snap] or [0]
+    yt = _nice_ticks(min(0, *flat), max(1, *flat))
+    steps = max(len(series) - 1, 1)
+    xt = [t for t in _nice_ticks(0, steps, 6) if t <= steps]  # the axis ends at the last move
+
+    def cy_of(v: float) -> float:
+        return cb - (v - yt[0]) / (yt[-1] - yt[0]) * (cb - ct)
+
+    def cx_of(i: float) -> float:
+        return cl + i / steps * (cr - cl)
+
+    for t in yt:
+        draw.line((cl, cy_of(t), cr, cy_of(t)), fill=PANEL_LIGHT)
+        paste_text(image, (cl - 8, cy_of(t)), f"{t:g}", SMALL, MUTED, anchor="rm")
+    for t in xt:
+        paste_text(image, (cx_of(t), cb + 8), f"{t:g}", SMALL, MUTED, anchor="ma")
+    paste_text(image, ((cl + cr) / 2, cb + 34), labels["move"], SMALL, MUTED, anchor="ma")
+    every = max(
+        1, len(series) // 12 // max(1, math.ceil(len(series) / (cr - cl)))
+    )  # about a dozen markers a line
+    ends = []
+    for seat in range(players):
+        # no more points than the chart has pixels across: a long game's thousands of moves draw no better
+        keep = max(1, math.ceil(len(series) / (cr - cl)))
+        picked = [i for i in range(len(series)) if i % keep == 0 or i == len(series) - 1]
+        points = [(cx_of(i), cy_of(series[i][seat])) for i in picked if seat < len(series[i])]
+        if not points:
+            continue
+        if len(points) > 1:
+            draw.line(points, fill=colours[seat], width=3, joint="curve")
+        for i, (x, y) in enumerate(points):
+            if i % every == 0 or i == len(points) - 1:
+                _marker(draw, MARKERS[seat % len(MARKERS)], x, y, colours[seat])
+        ends.append((points[-1][1], seat))
+    # each line's end labelled with the seat's letter, nudged apart where ends meet
+    placed: list[float] = []
+    for y, seat in sorted(ends):
+        y = max([y, *[p + SMALL + 2 for p in placed if abs(p - y) < SMALL + 2]])
+        placed.append(y)
+        paste_text(image, (cr + 10, y), SEAT_MARKS[seat], SMALL, colours[seat], True, "lm")
+    # who won, under the chart
+    won = ", ".join(names[s] for s in winners if s < len(names))
+    if won:
+        text = fitted(f"{won} — {labels['won']}", 22, cr - cl + 40, True)
+        paste_text(image, (cl - 40, HEIGHT - 60), text, 22, GOLD, True)
+    return to_png_flat(image)

@@ -1,0 +1,166 @@
+"""What the boards show: the acting player marked, figures where they stand, movers on the score track, every
+label in every language; pictures the same whether the renderers' caches are warm or cold."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+import render.common as common
+from bot import i18n
+from bot.games import presenter
+from engines.roll_player.data import CARDS
+from engines.talisman.data import SPACES
+from render import druids, roll_player, talisman
+from render.common import ACCENT, SEAT_COLOURS, font
+from tests.render.helpers import colours_in, has_colour, picture, played
+
+NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank"]
+LOCALES = ("en", "ko", "es")
+
+
+def _shape(labels: dict) -> dict:
+    return {key: _shape(value) if isinstance(value, dict) else None for key, value in labels.items()}
+
+
+# --- Roll Player ---------------------------------------------------------------------------------------------
+
+
+def _row_box(view, seat):
+    top = 12 + 44 + 62 + 12 + (roll_player.TILE_H + 12 if view["market"] else 0)
+    y = top + seat * (roll_player.ROW_H + 10)
+    return (roll_player.MARGIN, y, roll_player.TABLE_W - roll_player.MARGIN, y + roll_player.ROW_H)
+
+
+def test_roll_player_overview_marks_who_acts_and_each_seat():
+    _, _, views = played("roll_player", 4, seed=3, moves=40)
+    view = views[-1]
+    image = picture(roll_player.render_table(view, NAMES[:4], "en"))
+    assert image.size == (roll_player.TABLE_W, image.height) and image.width / image.height >= 4 / 3
+    for seat in range(4):
+        box = _row_box(view, seat)
+        stripe = colours_in(image, (box[0] + 4, box[1] + 20, box[0] + 30, box[3] - 20))
+        assert SEAT_COLOURS[seat] in stripe, seat
+        edge = colours_in(image, (box[2] - 3, box[1] + 20, box[2], box[3] - 20))
+        assert (ACCENT in edge) == (seat in view["to_act"]), (seat, view["to_act"])
+
+
+def test_roll_player_sheet_shows_one_seat_in_its_colour():
+    _, _, views = played("roll_player", 3, seed=4, moves=60)
+    for seat in range(3):
+        image = picture(roll_player.render_sheet(views[-1], seat, NAMES[:3], "ko"))
+        stripe = colours_in(image, (roll_player.MARGIN + 2, 60, roll_player.MARGIN + 10, 200))
+        assert stripe == {SEAT_COLOURS[seat]}, seat
+        assert image.width * 9 / 550 <= 15  # its smallest letters (15 px) stay legible at 550 px
+
+
+def test_roll_player_picture_does_not_depend_on_what_was_drawn_before():
+    """Drawn pieces are cached; a picture comes out the same with warm or cold caches, and every colour drawn
+    survives the fixed palette exactly."""
+    _, _, views = played("roll_player", 4, seed=6, moves=200)
+    views = views[::25]
+    warm = [roll_player.render_table(view, NAMES[:4], "ko") for view in views]
+    with common.font_sizes():  # empties every renderer cache
+        pass
+    assert [roll_player.render_table(view, NAMES[:4], "ko") for view in reversed(views)] == warm[::-1]
+    image = picture(warm[-1])
+    assert image.getpixel((0, 0)) == common.BACKGROUND
+    for rgb in [*roll_player.DIE_RGB.values(), *roll_player.TYPE_RGB.values(), *SEAT_COLOURS, common.GOLD]:
+        swatch = Image.new("RGB", (2, 2), rgb).quantize(palette=roll_player.PALETTE, dither=Image.Dither.NONE)
+        assert swatch.convert("RGB").getpixel((0, 0)) == rgb
+
+
+def test_korean_and_spanish_card_texts_fit_the_sheet_card_face():
+    for cid, card in CARDS.items():
+        assert len(roll_player._wrap(card["text"]["ko"], 17, roll_player.CARD_W - 54)) <= 3, cid
+        assert len(roll_player._wrap(card["text"]["es"], 15, roll_player.CARD_W - 54)) <= 4, cid
+
+
+def test_every_label_exists_in_every_language():
+    for module in (roll_player, talisman, druids):
+        assert set(module.LABELS) == set(LOCALES), module.__name__
+        for locale in LOCALES:
+            assert _shape(module.LABELS[locale]) == _shape(module.LABELS["en"]), (module.__name__, locale)
+
+
+# --- Talisman ------------------------------------------------------------------------------------------------
+
+
+def test_talisman_figures_stand_on_their_spaces():
+    _, _, views = played("talisman", 4, seed=8, moves=80)
+    view = views[-1]
+    image = picture(talisman.render_table(view, NAMES[:4], "en"))
+    assert image.size == (talisman.WIDTH, talisman.HEIGHT)
+    for ch in view["chars"]:
+        if ch is None or ch["dead"]:
+            continue
+        x, y = talisman._point(ch["space"], 0.3)
+        box = (int(x) - 110, int(y) - 20, int(x) + 110, int(y) + 20)
+        assert has_colour(image, box, SEAT_COLOURS[ch["seat"]]), ch["seat"]
+    crown = image.getpixel((talisman.CX, talisman.CY - talisman.CROWN_R + 6))
+    assert all(abs(a - b) <= 12 for a, b in zip(crown, talisman.REGION_FILL["crown"], strict=True))
+
+
+def test_talisman_regions_are_rings_around_the_crown():
+    """Going out from the Crown along any direction: crown, inner, middle, outer region colours in that order."""
+    image = picture(talisman.render_table(played("talisman", 2, seed=1, moves=0)[2][-1], NAMES[:2], "en"))
+    for angle in (0, 45, 90, 180, 270):  # sector middles: a ray along an edge line sees only the line
+        seen = []
+        for r in range(0, 394, 3):
+            import math
+
+            x = talisman.CX + r * math.cos(math.radians(angle))
+            y = talisman.CY + r * math.sin(math.radians(angle))
+            rgb = image.getpixel((int(x), int(y)))
+            region = next(
+                (
+                    k
+                    for k, v in talisman.REGION_FILL.items()
+                    if all(abs(a - b) <= 12 for a, b in zip(rgb, v, strict=True))
+                ),
+                None,
+            )
+            if region and (not seen or seen[-1] != region):
+                seen.append(region)
+        assert seen == ["crown", "inner", "middle", "outer"], (angle, seen)
+
+
+def test_every_space_name_fits_its_sector_in_every_language():
+    for locale in i18n.LOCALES:
+        for space in SPACES:
+            lines = talisman._space_title(space["name"][locale], talisman._title_width(space["index"]))
+            assert not any(line.endswith("…") for line in lines), (space["id"], locale, lines)
+            assert all(
+                font(talisman.SMALL, True).getlength(line) <= talisman._title_width(space["index"])
+                for line in lines
+            )
+
+
+# --- Druids --------------------------------------------------------------------------------------------------
+
+
+def test_druids_movers_sit_on_the_score_track_in_their_lanes():
+    _, _, views = played("druids", 4, seed=2, moves=300)
+    view = views[-1]
+    assert any(view["scores"])
+    image = picture(druids.render_table(view, NAMES[:4], "en"))
+    track_top = 86 + 28 + druids.CARD_H + 28 + 2 * 30 + 8
+    lanes_top = track_top + 30
+    length = view["track"]["cards"] * view["track"]["steps"]
+    left, right = 24 + 2 * druids.TOKEN_R + 8, druids.TABLE_W - 24
+    for seat, score in enumerate(view["scores"]):
+        x = left + min(max(score - view["track"]["base"], 0), length) * (right - left) / length
+        y = lanes_top + 11 + seat * 28
+        assert has_colour(image, (int(x) - 8, y - 8, int(x) + 8, y + 8), druids._seat_colour(seat)), seat
+
+
+def test_druids_counts_words_in_the_right_number():
+    labels = druids._labels("en")
+    assert druids._count(labels, "cards", 1) == "1 card"
+    assert druids._count(labels, "cards", 2) == "2 cards"
+    assert druids._count(druids._labels("es"), "gems", 1) == "1 gema"
+
+
+def test_the_table_pictures_are_what_the_presenters_draw():
+    for name in ("druids", "roll_player", "talisman"):
+        _, _, views = played(name, 2, seed=5, moves=10)
+        assert presenter(name).render_table(views[-1], NAMES[:2], "en")[:8] == b"\x89PNG\r\n\x1a\n"

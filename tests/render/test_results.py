@@ -1,0 +1,57 @@
+"""The results picture: landscape, a bar per player with its categories, a line per player, deterministic;
+the score series ends at the game's final scores."""
+
+from __future__ import annotations
+
+import pytest
+
+from render import results
+from render.common import CHAT_MIN_PX, CHAT_WIDTH, SEAT_COLOURS, font_sizes
+from tests.render.helpers import has_colour, picture, played
+
+NAMES = ["Alice", "Bob", "Carol"]
+
+
+@pytest.mark.parametrize("name", ["druids", "roll_for_the_galaxy", "roll_player", "talisman"])
+def test_results_of_a_finished_game(name):
+    players = 1 if name == "roll_player" else 3
+    engine, state, views = played(name, players, seed=11, moves=5000)
+    outcome = engine.outcome(state)
+    assert outcome is not None
+    series = results.score_series(views)
+    assert len(series) == len(views)
+    if name != "talisman":  # Talisman has no points: its series follows Strength + Craft + Life
+        assert series[-1] == list(outcome.scores)
+    with font_sizes() as sizes:
+        png = results.game_results(views[-1], series, NAMES[:players], outcome.winners, "ko", "결과")
+    image = picture(png)
+    assert image.size == (results.WIDTH, results.HEIGHT) and 4 / 3 <= image.width / image.height <= 2
+    assert min(sizes) * CHAT_WIDTH / image.width >= CHAT_MIN_PX
+    used = [v for v in results.score_parts(views[-1])[0].values() if v]
+    assert has_colour(image, (60, 100, 530, results.HEIGHT - 150), results.CATEGORY_COLOURS[0]) or not used
+    for seat in range(players):
+        assert has_colour(image, (620, 100, results.WIDTH - 40, results.HEIGHT - 150), SEAT_COLOURS[seat]), (
+            seat
+        )
+    assert results.game_results(views[-1], series, NAMES[:players], outcome.winners, "ko", "결과") == png
+
+
+def test_stacked_bar_heights_follow_the_values():
+    """Two players, one category each: the bar of 20 stands twice as tall as the bar of 10."""
+    png = results.render_results(["A", "B"], ["Points"], [[10], [20]], [[0, 0], [10, 20]], [1], "t", "en")
+    image = picture(png)
+    colour = results.CATEGORY_COLOURS[0]
+    heights = []
+    for seat in range(2):
+        cx = int(70 + (520 - 70) / 2 * (seat + 0.5))
+        column = [
+            all(abs(a - b) <= 12 for a, b in zip(image.getpixel((cx, y)), colour, strict=True))
+            for y in range(image.height)
+        ]
+        heights.append(sum(column))
+    assert heights[0] > 0 and abs(heights[1] / heights[0] - 2) < 0.1, heights
+
+
+def test_nice_ticks_cover_the_range_in_round_steps():
+    assert results._nice_ticks(0, 48) == [0, 10, 20, 30, 40, 50]
+    assert results._nice_ticks(-3, 7) == [-5, 0, 5, 10]
