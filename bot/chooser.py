@@ -1,8 +1,15 @@
 """Choose one legal action a parameter at a time, so any engine's actions become buttons and select menus.
 
 The legal actions are flat dicts; at each step we look at the actions still possible, skip parameters on which they
-all agree, and ask for the first one on which they differ. The choices made so far are a list of small integers (an
-index into each step's distinct values), short enough to live in a Discord custom_id.
+all agree, and ask for the first one on which they differ, together with the next ones as long as every combination
+still fits one select menu (a "joint" step: its key names the parameters joined by "+", its values are tuples).
+The choices made so far are a list of small integers (an index into each step's distinct values), short enough to
+live in a Discord custom_id.
+
+`picker_actions` also offers, where it costs no extra choice, a legal action followed by the mover's next one (a
+"chain"), when nothing in between is left to chance or newly shown: picking an initiative card and the row its die
+goes to is one choice. The chained action is one flat dict whose later parts carry the prefix "then."; `split`
+turns it back into the engine's actions, which the host applies one after the other.
 """
 
 from __future__ import annotations
@@ -10,14 +17,22 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import Action
+from engines.base import Action, Engine, State
+
+COMBINE_LIMIT = 25  # the options of one Discord select menu
+JOIN = "+"
+THEN = "then."
 
 
 @dataclass(frozen=True)
 class Prompt:
-    key: str
-    values: list[Any]
+    key: str  # one parameter, or several joined by JOIN and asked at once
+    values: list[Any]  # for a joint key, tuples of the parameters' values
     chosen: dict[str, Any]  # the parameters settled so far, for labels that depend on them
+
+    @property
+    def keys(self) -> list[str]:
+        return self.key.split(JOIN)
 
 
 @dataclass(frozen=True)
@@ -36,32 +51,113 @@ def _keys(actions: list[Action]) -> list[str]:
     return keys
 
 
-def narrow(actions: list[Action], path: list[int]) -> Prompt | Chosen:
+def _distinct(actions: list[Action], keys: list[str]) -> list[tuple[Any, ...]]:
+    seen: dict[str, tuple[Any, ...]] = {}
+    for action in actions:
+        combo = tuple(action.get(k) for k in keys)
+        seen.setdefault(repr(combo), combo)
+    return list(seen.values())
+
+
+def narrow(actions: list[Action], path: list[int], limit: int = COMBINE_LIMIT) -> Prompt | Chosen:
     if not actions:
         raise PathError("no legal action")
     remaining = list(actions)
     chosen: dict[str, Any] = {}
     steps = iter(path)
     while True:
-        key = next(
-            (k for k in _keys(remaining) if k not in chosen and len({repr(a.get(k)) for a in remaining}) > 1),
-            None,
-        )
-        if key is None:  # every remaining action is the same one
+        open_keys = [
+            k for k in _keys(remaining) if k not in chosen and len({repr(a.get(k)) for a in remaining}) > 1
+        ]
+        if not open_keys:  # every remaining action is the same one
             if next(steps, None) is not None:
                 raise PathError("path longer than the choice")
             return Chosen(remaining[0])
-        values: list[Any] = []
-        for action in remaining:
-            if action.get(key) not in values:
-                values.append(action.get(key))
+        joint = open_keys[:1]
+        for key in open_keys[1:]:
+            if len(_distinct(remaining, [*joint, key])) > limit:
+                break
+            joint.append(key)
+        combos = _distinct(remaining, joint)
+        values: list[Any] = combos if len(joint) > 1 else [combo[0] for combo in combos]
         index = next(steps, None)
         if index is None:
-            return Prompt(key, values, chosen)
+            return Prompt(JOIN.join(joint), values, chosen)
         if not 0 <= index < len(values):
             raise PathError("choice out of range")
-        chosen[key] = values[index]
-        remaining = [a for a in remaining if a.get(key) == values[index]]
+        picked = combos[index]
+        # A parameter the picked actions lack is not "chosen" (labels would have nothing to name).
+        chosen.update((k, v) for k, v in zip(joint, picked, strict=True) if v is not None)
+        remaining = [a for a in remaining if all(a.get(k) == v for k, v in zip(joint, picked, strict=True))]
+
+
+def path_to(actions: list[Action], action: Action, limit: int = COMBINE_LIMIT) -> list[int]:
+    """The choices that lead to `action` (one of `actions`)."""
+    path: list[int] = []
+    while isinstance(step := narrow(actions, path, limit), Prompt):
+        wanted = tuple(action.get(k) for k in step.keys)
+        path.append(
+            next(i for i, v in enumerate(step.values) if (v if len(step.keys) > 1 else (v,)) == wanted)
+        )
+    if step.action != action:
+        raise PathError("not one of the actions")
+    return path
+
+
+def clicks(actions: list[Action], action: Action, limit: int = COMBINE_LIMIT) -> int:
+    """How many clicks the picker takes to play `action`: one per step, or the one button of a forced action."""
+    return max(1, len(path_to(actions, action, limit)))
+
+
+# --- chains of actions ------------------------------------------------------------------------------------------
+
+
+def split(action: Action) -> list[Action]:
+    """A picked (possibly chained) action as the engine's actions, in the order to apply them."""
+    parts: list[Action] = []
+    rest = dict(action)
+    while rest:
+        parts.append({k: v for k, v in rest.items() if not k.startswith(THEN)})
+        rest = {k[len(THEN) :]: v for k, v in rest.items() if k.startswith(THEN)}
+    return parts
+
+
+def chain(first: Action, then: Action) -> Action:
+    return {**first, **{THEN + k: v for k, v in then.items()}}
+
+
+def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> list[Action]:
+    """The mover's next choices after `action`, if they can be known now: the move draws on no chance, tells
+    nobody anything new (no private or revealing event), does not end the game and leaves the mover alone to act."""
+    after, events = engine.apply(state, seat, action)
+    if after.get("rng") != state.get("rng") or engine.outcome(after) is not None:
+        return []
+    if any("private" in e or e["type"] in engine.revealing_events for e in events):
+        return []
+    if engine.to_act(after) != [seat] or engine.reaction_seats(after):
+        return []
+    return engine.legal_actions(after, seat)
+
+
+def picker_actions(
+    engine: Engine, state: State, seat: int, actions: list[Action] | None = None, limit: int = COMBINE_LIMIT
+) -> list[Action]:
+    """What the picker offers `seat`: its legal actions, each followed by the next one where that keeps every
+    choice within one select menu. Chains only combine actions the engine allows one after the other."""
+    if actions is None:
+        actions = engine.legal_actions(state, seat)
+    if len(actions) >= limit:
+        return list(actions)
+    offered: list[Action] = []
+    total = len(actions)
+    for action in actions:
+        follow = _follow_ups(engine, state, seat, action) if total < limit else []
+        if follow and total - 1 + len(follow) <= limit:
+            total += len(follow) - 1
+            offered += [chain(action, then) for then in follow]
+        else:
+            offered.append(action)
+    return offered
 
 
 def encode_path(path: list[int]) -> str:

@@ -8,8 +8,9 @@ from importlib import resources
 from typing import Any
 
 from bot import i18n
+from bot.chooser import JOIN, THEN, split
 from engines import get_engine
-from engines.base import Action, Event, View
+from engines.base import Action, Event, View, visible_to
 
 
 class GamePresenter:
@@ -18,6 +19,8 @@ class GamePresenter:
     engine_name: str
     render_table_fn: Callable[[View, list[str], str], bytes]
     render_private_fn: Callable[[View, str], bytes | None] | None = None
+    # Parameters whose label another parameter's label already contains, in a step that asks both at once.
+    said_by: dict[str, str] = {}
 
     def __init__(self) -> None:
         self.engine = get_engine(self.engine_name)
@@ -34,27 +37,90 @@ class GamePresenter:
         return i18n.has(f"{self.engine_name}.{key}")
 
     def title(self, locale: str) -> str:
-        return self.engine.title(i18n.norm(locale))
+        """The game's name, from its string file (the engine's own titles only if the file has none)."""
+        return self.t("title", locale) if self.has("title") else self.engine.title(i18n.norm(locale))
 
     # --- choosing actions -----------------------------------------------------------------------------------------
 
     def prompt_text(self, key: str, locale: str) -> str:
-        return (
-            self.t(f"prompt.{key}", locale) if self.has(f"prompt.{key}") else i18n.t("chooser.choose", locale)
-        )
+        """The question of one picker step; a joint step asks its parameters' questions together."""
+        texts: list[str] = []
+        for part in key.split(JOIN):
+            part = bare_key(part)
+            if self.has(f"prompt.{part}"):
+                texts.append(self.t(f"prompt.{part}", locale))
+        texts = list(dict.fromkeys(texts))
+        return " / ".join(texts) if texts else i18n.t("chooser.choose", locale)
 
     def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        """The label of one choice of a picker step: a single parameter's value, or for a joint step (key
+        "a+b", value a tuple) each parameter's, with a chained action's parts joined by an arrow."""
+        keys = key.split(JOIN)
+        values = value if len(keys) > 1 else (value,)
+        context = {**chosen, **dict(zip(keys, values, strict=True))}
+        return self._joint_label(keys, values, context, view, locale)
+
+    def _joint_label(
+        self,
+        keys: list[str],
+        values: Any,
+        context: dict[str, Any],
+        view: View,
+        locale: str,
+    ) -> str:
+        parts: dict[int, list[str]] = {}
+        for part, part_value in zip(keys, values, strict=True):
+            if part_value is None:  # a parameter this choice's action does not have
+                continue
+            depth, bare = _depth(part), bare_key(part)
+            level = _level(context, depth)
+            if self.said_by.get(bare) in level:
+                continue
+            parts.setdefault(depth, []).append(self.part_label(bare, part_value, level, view, locale))
+        return " → ".join(" · ".join(_without_repeats(labels)) for _, labels in sorted(parts.items()))
+
+    def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        """One parameter's value in words; `chosen` holds the rest of the same action. Games override."""
         if key == "type":
             return self.t(f"type.{value}", locale)
         return str(value)
 
     def action_text(self, action: Action, view: View, locale: str) -> str:
-        """One line naming the whole action, for autocomplete and confirmations."""
-        params = {k: self.value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
+        """One line naming the whole action (a chain: each of its actions), for autocomplete and buttons."""
+        return " → ".join(self.single_action_text(part, view, locale) for part in split(action))
+
+    def single_action_text(self, action: Action, view: View, locale: str) -> str:
+        params = {k: self.part_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
         key = f"action.{action['type']}"
         if self.has(key):
             return self.t(key, locale, **params)
         return " · ".join([self.t(f"type.{action['type']}", locale), *params.values()])
+
+    def confirmation(
+        self, events: list[Event], names: list[str], seat_view: View, locale: str, seat: int
+    ) -> str:
+        """What the picker says once a move is committed, written from the events the engine returned for it
+        (the dice, places and values as they were), never from the picker's own state: "Done: …" with what the
+        mover did, then anything the move showed only to them, one line each."""
+        done: list[str] = []
+        private: list[str] = []
+        for event in events:
+            if not visible_to(event, seat):
+                continue
+            text = self.event_text(event, names, seat_view, locale)
+            if not text:
+                continue
+            if event.get("private"):
+                private.append(text)
+            elif self.is_own_event(event, seat):
+                done.append(text)
+        if not done:
+            done = [i18n.t("chooser.done_quietly", locale)] if not private else [private.pop(0)]
+        return "\n".join([i18n.t("chooser.done", locale, action=" ".join(done)), *private])
+
+    def is_own_event(self, event: Event, seat: int) -> bool:
+        """Whether an event tells what the mover did (not what followed: a new round, the next player's roll)."""
+        return event.get("seat") == seat
 
     # --- telling what happened ------------------------------------------------------------------------------------
 
@@ -113,3 +179,29 @@ class GamePresenter:
     @property
     def has_private(self) -> bool:
         return type(self).render_private_fn is not None
+
+
+def _depth(key: str) -> int:
+    depth = 0
+    while key.startswith(THEN):
+        key, depth = key[len(THEN) :], depth + 1
+    return depth
+
+
+def bare_key(key: str) -> str:
+    return key[len(THEN) * _depth(key) :]
+
+
+def _level(context: dict[str, Any], depth: int) -> dict[str, Any]:
+    """The parameters of the `depth`-th action of a chain, without their prefix."""
+    return {bare_key(k): v for k, v in context.items() if _depth(k) == depth}
+
+
+def _without_repeats(labels: list[str]) -> list[str]:
+    """Labels of one action's parameters, leaving out any that another already says ("Alpha Centauri" beside
+    "World: Alpha Centauri")."""
+    return [
+        label
+        for i, label in enumerate(labels)
+        if not any(label in other and (label != other or j < i) for j, other in enumerate(labels) if j != i)
+    ]

@@ -28,14 +28,14 @@ class DruidsPresenter(GamePresenter):
             kind = view["places"][index]["kind"]
         return self.t("place", locale, number=index + 1, kind=self.kind_name(kind, locale))
 
-    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+    def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "card":
             return self.card_name(value, locale)
         if key == "place":
             return self.place_name(value, view, locale)
         if key == "number":
             return self.t("follower", locale, number=value)
-        return super().value_label(key, value, chosen, view, locale)
+        return super().part_label(key, value, chosen, view, locale)
 
     def event_params(
         self, event: Event, params: dict[str, Any], names: list[str], view: View, locale: str

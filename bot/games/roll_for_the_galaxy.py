@@ -28,6 +28,7 @@ FACTION_NUMBER = {faction["id"]: faction["number"] for faction in D.FACTIONS}
 
 class RollForTheGalaxyPresenter(GamePresenter):
     engine_name = "roll_for_the_galaxy"
+    said_by = {"tile": "side"}  # "World: Alpha Centauri" names the tile already
     render_table_fn = rftg_render.render_table
     render_private_fn = rftg_render.render_private
 
@@ -89,7 +90,7 @@ class RollForTheGalaxyPresenter(GamePresenter):
 
     # --- choosing actions -----------------------------------------------------------------------------------
 
-    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+    def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "type":
             return self.t(f"type.{value}", locale)
         if key in DIE_KEYS:
@@ -117,7 +118,7 @@ class RollForTheGalaxyPresenter(GamePresenter):
             return self.side_name(value, locale)
         if key == "buy_vp":
             return self.t(f"buy_vp.{'yes' if value else 'no'}", locale)
-        return super().value_label(key, value, chosen, view, locale)
+        return super().part_label(key, value, chosen, view, locale)
 
     def start_label(self, tile: str, view: View | None, locale: str) -> str:
         dev = self.side_name(D.TILE_SIDES[tile]["development"], locale)
@@ -128,7 +129,7 @@ class RollForTheGalaxyPresenter(GamePresenter):
         world = self.side_name(D.TILE_SIDES[others[0]]["world"], locale)
         return self.t("start_pair", locale, dev=dev, world=world)
 
-    def action_text(self, action: Action, view: View, locale: str) -> str:
+    def single_action_text(self, action: Action, view: View, locale: str) -> str:
         kind = action["type"]
         params = {k: self.value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
         if kind == "reassign":

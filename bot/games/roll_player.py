@@ -158,7 +158,7 @@ class RollPlayerPresenter(GamePresenter):
 
     # --- choosing actions -----------------------------------------------------------------------------------
 
-    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+    def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         kind = chosen.get("type")
         if key == "type":
             return self.t(f"type.{value}", locale) if self.has(f"type.{value}") else str(value)
@@ -202,7 +202,7 @@ class RollPlayerPresenter(GamePresenter):
             if isinstance(value, int):
                 return self.initiative_label(value, view, locale)
             name = self.card_name(value, locale)
-            if kind == "buy_card":
+            if kind == "buy_card" and "tokens" not in chosen:  # else the tokens' label tells the price
                 return self.t("card_price", locale, card=name, gold=self.price(view, value, True))
             return name
         if key == "card_type":
@@ -240,7 +240,7 @@ class RollPlayerPresenter(GamePresenter):
         slot = int(pos[3]) - 1
         return row[slot] if 0 <= slot < len(row) else None
 
-    def action_text(self, action: dict[str, Any], view: View, locale: str) -> str:
+    def single_action_text(self, action: dict[str, Any], view: View, locale: str) -> str:
         kind = action["type"]
         params = {k: self.value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
         if kind == "buy_card":  # the price is in the tokens part already

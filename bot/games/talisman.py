@@ -160,7 +160,7 @@ class TalismanPresenter(GamePresenter):
 
     # --- choosing actions -----------------------------------------------------------------------------------
 
-    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+    def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         return _short(self._value_label(key, value, chosen, view, locale))
 
     def _value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
@@ -188,7 +188,7 @@ class TalismanPresenter(GamePresenter):
         parts = [self.t(f"route.{part}", locale) for part in route.split("-")]
         return " → ".join(parts)
 
-    def action_text(self, action: Action, view: View, locale: str) -> str:
+    def single_action_text(self, action: Action, view: View, locale: str) -> str:
         params = {k: self._value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
         key = f"action.{action['type']}"
         if self.has(key):
