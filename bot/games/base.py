@@ -21,6 +21,9 @@ class GamePresenter:
     render_private_fn: Callable[[View, str], bytes | None] | None = None
     # Parameters whose label another parameter's label already contains, in a step that asks both at once.
     said_by: dict[str, str] = {}
+    # Public events that a private event of the same move tells its mover in full ("Ana plays a gem face down"
+    # beside "You played Onyx 2"): the mover's confirmation gives only the private one.
+    private_twins: dict[str, str] = {}
 
     def __init__(self) -> None:
         self.engine = get_engine(self.engine_name)
@@ -102,20 +105,25 @@ class GamePresenter:
         """What the picker says once a move is committed, written from the events the engine returned for it
         (the dice, places and values as they were), never from the picker's own state: "Done: …" with what the
         mover did, then anything the move showed only to them, one line each."""
-        done: list[str] = []
+        own: list[str] = []
+        public: list[str] = []
         private: list[str] = []
+        told_privately = {e["type"] for e in events if e.get("private") and visible_to(e, seat)}
         for event in events:
-            if not visible_to(event, seat):
+            if not visible_to(event, seat) or self.private_twins.get(event["type"]) in told_privately:
                 continue
             text = self.event_text(event, names, seat_view, locale)
             if not text:
                 continue
             if event.get("private"):
                 private.append(text)
-            elif self.is_own_event(event, seat):
-                done.append(text)
-        if not done:
-            done = [i18n.t("chooser.done_quietly", locale)] if not private else [private.pop(0)]
+            else:
+                public.append(text)
+                if self.is_own_event(event, seat):
+                    own.append(text)
+        # A move whose events are all about others (a blow dealt, the next round dealt) is told by them.
+        done = own or public or private[:1] or [i18n.t("chooser.done_quietly", locale)]
+        private = [text for text in private if text not in done]
         return "\n".join([i18n.t("chooser.done", locale, action=" ".join(done)), *private])
 
     def is_own_event(self, event: Event, seat: int) -> bool:

@@ -14,6 +14,12 @@ class DruidsPresenter(GamePresenter):
     engine_name = "druids"
     render_table_fn = druids_render.render_table
     render_private_fn = druids_render.render_private
+    private_twins = {
+        "CardPlayed": "OwnCardPlayed",
+        "GemDiscarded": "OwnGemDiscarded",
+        "FollowerTaken": "OwnFollowerTaken",
+        "GemDrawn": "OwnGemDrawn",
+    }
 
     def kind_name(self, kind: str | None, locale: str) -> str:
         return "—" if kind is None else druids_render.kind_name(kind, locale)
