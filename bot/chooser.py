@@ -128,12 +128,24 @@ def chain(first: Action, then: Action) -> Action:
 
 def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> list[Action]:
     """The mover's next choices after `action`, if they can be known now: the move draws on no chance, tells
-    nobody anything new (no private or revealing event), does not end the game and leaves the mover alone to act."""
+    nobody anything new (no revealing event, no private event beyond an echo of the move), does not end the game
+    and leaves the mover alone to act."""
     after, events = engine.apply(state, seat, action)
     if after.get("rng") != state.get("rng") or engine.outcome(after) is not None:
         return []
-    if any("private" in e or e["type"] in engine.revealing_events for e in events):
+    if any(e["type"] in engine.revealing_events for e in events):
         return []
+    # A private event may only echo the move to its mover ("you discarded Ruby 4"): everything in it must be
+    # in the action or in the public events already.
+    known = {repr(v) for v in action.values()} | {
+        repr(v) for e in events if "private" not in e for v in e.values()
+    }
+    for event in events:
+        if "private" in event and (
+            event["private"] != [seat]
+            or any(repr(v) not in known for k, v in event.items() if k not in ("type", "seat", "private"))
+        ):
+            return []
     if engine.to_act(after) != [seat] or engine.reaction_seats(after):
         return []
     return engine.legal_actions(after, seat)
