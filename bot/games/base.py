@@ -10,7 +10,9 @@ from typing import Any
 from bot import i18n
 from bot.chooser import JOIN, THEN, split
 from engines import get_engine
-from engines.base import Action, Event, View, visible_to
+from engines.base import Action, Event, IllegalAction, Option, View, visible_to
+
+OPTION_ERRORS = ("unknown_option", "bad_option_value")
 
 
 class GamePresenter:
@@ -148,6 +150,10 @@ class GamePresenter:
         return params
 
     def error_text(self, code: str, params: dict[str, Any], locale: str) -> str:
+        if code in OPTION_ERRORS:  # the user's own words come back clipped, and the real options with them
+            shown = {k: i18n.echo(v) for k, v in params.items()}
+            refusal = i18n.t(f"error.{code}", locale, game=self.title(locale), **shown)
+            return f"{refusal}\n{self.options_text(locale)}"
         if self.has(f"error.{code}"):
             return self.t(f"error.{code}", locale, **params)
         if i18n.has(f"error.{code}"):
@@ -157,6 +163,82 @@ class GamePresenter:
     def status_text(self, view: View, names: list[str], locale: str) -> str:
         """A short line on what is happening now (whose turn and which step)."""
         return ""
+
+    # --- options --------------------------------------------------------------------------------------------------
+
+    def option_values(self, option: Option) -> list[Any]:
+        """The values worth offering for an option: its choices, both sides of a switch, else its default."""
+        if option.choices:
+            return list(option.choices)
+        if isinstance(option.default, bool):
+            return [not option.default, option.default]
+        return [option.default]
+
+    def option_line(self, option: Option, locale: str) -> str:
+        meaning = self.t(f"option.{option.name}", locale)
+        values = ", ".join(_option_word(v) for v in self.option_values(option))
+        if isinstance(option.default, bool) or option.choices:
+            return i18n.t(
+                "options.line_values",
+                locale,
+                name=option.name,
+                values=values,
+                default=_option_word(option.default),
+                meaning=meaning,
+            )
+        return i18n.t(
+            "options.line", locale, name=option.name, default=_option_word(option.default), meaning=meaning
+        )
+
+    def options_text(self, locale: str) -> str:
+        """Every option of the game with its meaning and default (for /rules options and refusals)."""
+        game = self.title(locale)
+        if not self.engine.options:
+            return i18n.t("options.none", locale, game=game)
+        lines = [f"• {self.option_line(option, locale)}" for option in self.engine.options]
+        return "\n".join([i18n.t("options.header", locale, game=game), *lines])
+
+    def option_suggestions(self, typed: str, locale: str) -> list[tuple[str, str]]:
+        """Autocomplete for `options:`: (label, value) pairs that finish the option being typed after those
+        already written, each label saying what the option means and its default."""
+        done, _, current = typed.rpartition(",")
+        prefix = f"{done.strip()}, " if done.strip() else ""
+        written = {part.partition("=")[0].strip().lower() for part in done.split(",") if part.strip()}
+        name_typed, has_value, value_typed = current.strip().partition("=")
+        name_typed = name_typed.strip().lower()
+        out: list[tuple[str, str]] = []
+        for option in self.engine.options:
+            if option.name in written:
+                continue
+            if has_value and option.name != name_typed:
+                continue
+            if not has_value and name_typed and name_typed not in option.name:
+                continue
+            meaning = self.t(f"option.{option.name}", locale)
+            for value in self.option_values(option):
+                word = _option_word(value)
+                if has_value and value_typed.strip() and not word.startswith(value_typed.strip().lower()):
+                    continue
+                label = i18n.t(
+                    "options.suggestion",
+                    locale,
+                    name=option.name,
+                    value=word,
+                    default=_option_word(option.default),
+                    meaning=meaning,
+                )
+                out.append((_clip(label, 100), _clip(f"{prefix}{option.name}={word}", 100)))
+        if not out and not self.engine.options:
+            out.append((_clip(i18n.t("options.none", locale, game=self.title(locale)), 100), ""))
+        return out[:25]
+
+    def check_options(self, raw: dict[str, Any]) -> None:
+        """Refuse unknown options or values before a lobby opens, in this game's words (see error_text)."""
+        try:
+            self.engine.validate_options(raw)
+        except IllegalAction as refusal:
+            refusal.engine = self.engine_name
+            raise
 
     # --- card lookup for /rules ---------------------------------------------------------------------------------
 
@@ -213,3 +295,11 @@ def _without_repeats(labels: list[str]) -> list[str]:
         for i, label in enumerate(labels)
         if not any(label in other and (label != other or j < i) for j, other in enumerate(labels) if j != i)
     ]
+
+
+def _option_word(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -59,7 +59,10 @@ class DruidsPresenter(GamePresenter):
             params["cards"] = ", ".join(
                 f"{self.card_name(c['card'], locale)} ({names[c['seat']]})" for c in event["cards"]
             )
+        if event["type"] == "GemDeckReshuffled":
+            params["count"] = event["size"]
         if event["type"] == "AmuletsDistributed":
+            params["count"] = event["amulets"]
             shares = [
                 self.t("share", locale, player=names[s["seat"]], follower=s["follower"], amulets=s["amulets"])
                 for s in event["shares"]

@@ -226,10 +226,6 @@ class RollForTheGalaxyPresenter(GamePresenter):
             variant = "TileCompleted_cup"
         elif kind == "AssignmentsRevealed" and event["extra_die"]:
             variant = "AssignmentsRevealed_extra"
-        elif (
-            kind in ("TilesDiscarded", "TilesScouted", "DiceGained", "TilesReturned") and event["count"] == 1
-        ):
-            variant = f"{kind}_one"
         if variant is None:
             return super().event_text(event, names, view, locale)
         params = {k: v for k, v in event.items() if k not in ("type", "private")}

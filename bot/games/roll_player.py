@@ -211,7 +211,7 @@ class RollPlayerPresenter(GamePresenter):
             card, discounts = self._buying(chosen, view)
             cost = self.price(view, card, discounts) if card in CARDS else value
             if value:
-                return self.t("tokens.some", locale, tokens=value, gold=max(cost - value, 0))
+                return self.t("tokens.some", locale, tokens=value, count=value, gold=max(cost - value, 0))
             return self.t("tokens.none", locale, gold=cost)
         if key == "delta":
             die = self._die_at(chosen.get("die"), view)
@@ -283,7 +283,7 @@ class RollPlayerPresenter(GamePresenter):
         if kind in ("CardBought", "CardDiscarded", "GoldTaken", "GoldGained"):
             params["gold"] = gold or 0
         tokens = event.get("tokens")
-        params["tokens"] = self.t("tokens_suffix", locale, tokens=tokens) if tokens else ""
+        params["tokens"] = self.t("tokens_suffix", locale, tokens=tokens, count=tokens) if tokens else ""
         if "row" in event:
             params["row"] = self.attr_name(event["row"], locale)
             params["action"] = self.t(f"row_action.{ROW_ACTION.get(event['row'], 'flip')}", locale)

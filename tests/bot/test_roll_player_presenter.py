@@ -10,7 +10,6 @@ import io
 import itertools
 import json
 import re
-import string
 from collections import Counter
 from importlib import resources
 from pathlib import Path
@@ -290,9 +289,7 @@ def test_rules_cover_the_whole_game_in_three_languages():
 
 
 def test_strings_have_the_same_placeholders_in_every_language(game):
-    def fields(text: str) -> set[str]:
-        return {name for _, name, _, _ in string.Formatter().parse(text) if name}
-
+    fields = i18n.placeholders
     english = {k: v for k, v in i18n._CATALOG["en"].items() if k.startswith(f"{GAME}.")}
     assert len(english) > 250
     for locale in ("ko", "es"):
