@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.chooser import Chosen, narrow
+from bot.chooser import Chosen, narrow, path_to
 from bot.service import GameService, Table
 from sandbox.model import Message
 from sandbox.server import DiscordSandbox
@@ -41,8 +41,9 @@ async def play_move(
     await click(str(table.record.board_message_id), f"table:turn:{game_id}")
     picker = _new_picker(sb, thread, user.id, before)
     path: list[int] = []
-    while not isinstance(step := narrow(actions, path), Chosen):
-        path.append(step.values.index(action.get(step.key)))
+    full = path_to(actions, action)
+    while not isinstance(narrow(actions, path), Chosen):
+        path.append(full[len(path)])
         button = f"mv:{game_id}:{table.version}:{'.'.join(map(str, path))}"
         if picker.component(button) is not None:
             await click(picker.id, button)

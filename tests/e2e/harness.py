@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import GameBot, build
-from bot.chooser import Chosen, Prompt, narrow
+from bot.chooser import Chosen, Prompt, narrow, path_to
 from bot.service import Table
 from bot.settings import Settings
 from sandbox.model import Channel, Guild, Message, User
@@ -134,17 +134,13 @@ class Harness:
         assert picker is not None and picker.audience.kind == "ephemeral"
         seat = table.seat_of(int(user.id))
         actions = table.engine.legal_actions(table.state, seat)
-        path: list[int] = []
-        while True:
-            step = narrow(actions, path)
-            if isinstance(step, Chosen):
-                if not path:  # the only thing to do: one button that does it
-                    await self.click(user, picker, f"mv:{table.id}:{table.version}:")
-                break
-            assert isinstance(step, Prompt)
-            value = action.get(step.key)
-            path.append(step.values.index(value))
-            await self.choose(user, picker, table, path)
+        full = path_to(actions, action)
+        if not full:  # the only thing to do: one button that does it
+            assert isinstance(narrow(actions, []), Chosen)
+            await self.click(user, picker, f"mv:{table.id}:{table.version}:")
+        for depth in range(1, len(full) + 1):
+            assert isinstance(narrow(actions, full[: depth - 1]), Prompt)
+            await self.choose(user, picker, table, full[:depth])
         return picker
 
     async def choose(self, user: User, picker: Message, table: Table, path: list[int]) -> None:
