@@ -82,7 +82,7 @@ class GamePresenter:
             if self.said_by.get(bare) in level:
                 continue
             parts.setdefault(depth, []).append(self.part_label(bare, part_value, level, view, locale))
-        return " → ".join(" · ".join(_without_repeats(labels)) for _, labels in sorted(parts.items()))
+        return " → ".join(" · ".join(labels) for _, labels in sorted(parts.items()))
 
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         """One parameter's value in words; `chosen` holds the rest of the same action. Games override."""
@@ -285,16 +285,6 @@ def bare_key(key: str) -> str:
 def _level(context: dict[str, Any], depth: int) -> dict[str, Any]:
     """The parameters of the `depth`-th action of a chain, without their prefix."""
     return {bare_key(k): v for k, v in context.items() if _depth(k) == depth}
-
-
-def _without_repeats(labels: list[str]) -> list[str]:
-    """Labels of one action's parameters, leaving out any that another already says ("Alpha Centauri" beside
-    "World: Alpha Centauri")."""
-    return [
-        label
-        for i, label in enumerate(labels)
-        if not any(label in other and (label != other or j < i) for j, other in enumerate(labels) if j != i)
-    ]
 
 
 def _option_word(value: Any) -> str:

@@ -94,7 +94,11 @@ class RollForTheGalaxyPresenter(GamePresenter):
         if key == "type":
             return self.t(f"type.{value}", locale)
         if key in DIE_KEYS:
-            return self.t("die_label", locale, die=self.die_name(value, locale))
+            label = self.t("die_label", locale, die=self.die_name(value, locale))
+            if "from" in chosen:  # the row it stands in tells it apart
+                return label
+            faces = self.faces_of(value, view, locale)
+            return f"{label} ({faces})" if faces else label
         if key in PHASE_KEYS:
             return self.phase_name(value, locale)
         if key == "good":
@@ -119,6 +123,13 @@ class RollForTheGalaxyPresenter(GamePresenter):
         if key == "buy_vp":
             return self.t(f"buy_vp.{'yes' if value else 'no'}", locale)
         return super().part_label(key, value, chosen, view, locale)
+
+    def faces_of(self, color: str, view: View, locale: str) -> str:
+        """The faces the viewer's rolled dice of a colour show: a die is chosen for what it shows."""
+        me = _my_seat(view) or {}
+        faces = [d["f"] for d in me.get("dice", []) if d.get("c") == color and d.get("f")]
+        names = [self.t(f"face.{f}", locale) for f in dict.fromkeys(faces) if self.has(f"face.{f}")]
+        return " / ".join(names)
 
     def start_label(self, tile: str, view: View | None, locale: str) -> str:
         dev = self.side_name(D.TILE_SIDES[tile]["development"], locale)

@@ -1,0 +1,51 @@
+"""Every picker step shows what its choice depends on, and chance results are shown as soon as they happen."""
+
+from __future__ import annotations
+
+from bot import i18n
+from bot.chooser import Chosen, Prompt, clicks, narrow, picker_actions, split
+from bot.games import presenter
+
+
+def _rolled_talisman():
+    game = presenter("talisman")
+    engine = game.engine
+    state = engine.new_game(2, engine.validate_options({}), 3)
+    seat = engine.to_act(state)[0]
+    state, events = engine.apply(state, seat, {"type": "roll_move"})
+    return game, engine, state, seat, events[0]["dice"][0]
+
+
+def test_talisman_shows_the_movement_roll_and_moves_in_one_more_click():
+    game, engine, state, seat, roll = _rolled_talisman()
+    view = engine.view(state, seat)
+    for locale in i18n.LOCALES:
+        assert game.t("rolled", locale, dice=roll) in game.status_text(view, ["Ana", "Bo"], locale)
+    offered = picker_actions(engine, state, seat)
+    moves = [a for a in offered if [p["type"] for p in split(a)] == ["accept_roll", "move"]]
+    assert moves, offered  # keeping the roll and moving are one choice
+    assert all(clicks(offered, a) == 1 for a in moves)
+    step = narrow(offered, [])
+    assert isinstance(step, Prompt)
+    labels = [game.value_label(step.key, v, step.chosen, view, "en") for v in step.values]
+    assert any("→" in label for label in labels), labels
+
+
+def test_roll_for_the_galaxy_dice_are_offered_with_the_faces_they_show():
+    game = presenter("roll_for_the_galaxy")
+    engine = game.engine
+    state = engine.new_game(2, engine.validate_options({"first_game": True}), 3)
+    seat = 0
+    view = engine.view(state, seat)
+    faces = {d["c"]: d["f"] for d in view["seats"][seat]["dice"]}
+    actions = engine.legal_actions(state, seat)
+    path: list[int] = []
+    seen = False
+    while isinstance(step := narrow(actions, path, limit=1), Prompt):
+        if step.key == "color":
+            for colour in step.values:
+                label = game.value_label("color", colour, step.chosen, view, "en")
+                assert game.t(f"face.{faces[colour]}", "en") in label, label
+            seen = True
+        path.append(0)
+    assert isinstance(step, Chosen) and seen
