@@ -1,6 +1,6 @@
 """Clicks per turn in the move picker, for every game: seeded games played by the built-in player ("typical") and
-by random clicks ("random"), counted with the picker as it is (joint steps, chained moves) and as it was (one
-parameter per step, one move per choice).
+by random clicks ("random"), counted with the picker as it is (joint steps, chained moves, the built-in player's
+suggestion taken where offered), without suggestions, and as it was (one parameter per step, one move per choice).
 
 A click is one button or select option used in the picker: one per step, or the single button of a move with
 nothing to choose. Opening the picker ("Take my turn") is not counted. A turn is a run of moves by one seat.
@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bench.common import percentile
-from bot.chooser import COMBINE_LIMIT, Chosen, chain, narrow, path_to, picker_actions, split
+from bot.chooser import COMBINE_LIMIT, SUGGESTED, Chosen, chain, narrow, path_to, picker_actions, split
 from engines import get_engine
 
 GAMES = {"druids": 3, "roll_player": 3, "roll_for_the_galaxy": 3, "talisman": 3}
@@ -24,12 +24,17 @@ SETUP_PHASES = {"choose_race", "choose_class", "place_start"}
 MOVEMENT = {"roll_move", "reroll", "accept_roll", "move"}
 
 
-def _offered(engine: Any, state: Any, seat: int, new: bool) -> list[dict[str, Any]]:
-    return picker_actions(engine, state, seat) if new else engine.legal_actions(state, seat)
+def _offered(engine: Any, state: Any, seat: int, mode: str) -> list[dict[str, Any]]:
+    if mode == "before":
+        return engine.legal_actions(state, seat)
+    return picker_actions(engine, state, seat, suggest=mode == "now")
 
 
 def _typical(engine: Any, state: Any, seat: int, offered: list[dict[str, Any]], seed: int) -> dict[str, Any]:
-    """The built-in player's move, through a chain when the picker offers its next move along with it."""
+    """The built-in player's move, through a chain when the picker offers its next move along with it; a
+    suggestion, when there is one, is taken."""
+    if offered and offered[0].get(SUGGESTED):
+        return offered[0]
     first = engine.bot_action(state, seat, seed)
     chained = [a for a in offered if split(a)[0] == first and len(split(a)) > 1]
     if not chained:
@@ -46,17 +51,17 @@ def _random(offered: list[dict[str, Any]], rng: random.Random, limit: int) -> tu
     return step.action, max(1, len(path))
 
 
-def _moves(name: str, players: int, seed: int, policy: str, new: bool) -> Iterator[tuple[int, str, str, int]]:
+def _moves(name: str, players: int, seed: int, policy: str, mode: str) -> Iterator[tuple[int, str, str, int]]:
     """(seat, phase, first action type, clicks) of each choice in one game."""
     engine = get_engine(name)
-    limit = COMBINE_LIMIT if new else 1
+    limit = 1 if mode == "before" else COMBINE_LIMIT
     rng = random.Random(seed)
     state = engine.new_game(players, engine.validate_options({}), seed)
     for move in range(3000):
         if engine.outcome(state) is not None:
             return
         seat = engine.to_act(state)[0]
-        offered = _offered(engine, state, seat, new)
+        offered = _offered(engine, state, seat, mode)
         if policy == "typical":
             picked = _typical(engine, state, seat, offered, seed * 10_000 + move)
             clicks = max(1, len(path_to(offered, picked, limit)))
@@ -69,7 +74,7 @@ def _moves(name: str, players: int, seed: int, policy: str, new: bool) -> Iterat
         yield seat, phase, "+".join(kinds), clicks
 
 
-def measure(name: str, policy: str, new: bool, games: int) -> dict[str, list[int]]:
+def measure(name: str, policy: str, mode: str, games: int) -> dict[str, list[int]]:
     """Clicks per turn, per set-up (Roll Player) and per movement (Talisman)."""
     out: dict[str, list[int]] = defaultdict(list)
     for game in range(games):
@@ -78,7 +83,7 @@ def measure(name: str, policy: str, new: bool, games: int) -> dict[str, list[int
         count = 0
         setup: dict[int, int] = defaultdict(int)
         moving: dict[int, int] = {}
-        for seat, phase, kinds, clicks in _moves(name, players, 1000 + game, policy, new):
+        for seat, phase, kinds, clicks in _moves(name, players, 1000 + game, policy, mode):
             if name == "roll_player" and phase in SETUP_PHASES:
                 setup[seat] += clicks
                 continue
@@ -108,15 +113,19 @@ def _line(label: str, values: list[int]) -> str:
 
 
 def run(games: int = 4) -> None:
-    print("\n## Clicks per turn in the move picker (now / one parameter per step, one move per choice)")
+    print(
+        "\n## Clicks per turn in the move picker (now / without suggestions / one parameter per step, one move per choice)"
+    )
     for name in GAMES:
         print(f"{name} ({GAMES[name]} players, {games} seeded games each)")
         for policy in ("typical", "random"):
-            now = measure(name, policy, True, games)
-            before = measure(name, policy, False, games)
+            now = measure(name, policy, "now", games)
+            manual = measure(name, policy, "manual", games) if name == "roll_player" else now
+            before = measure(name, policy, "before", games)
             for kind in ("turn", "set-up", "movement"):
                 if now.get(kind):
-                    print(_line(f"{policy} {kind}", now[kind]) + f"   was {_summary(before[kind])}")
+                    extra = f"   without suggestions {_summary(manual[kind])}" if manual is not now else ""
+                    print(_line(f"{policy} {kind}", now[kind]) + extra + f"   was {_summary(before[kind])}")
 
 
 def _summary(values: list[int]) -> str:

@@ -9,7 +9,8 @@ live in a Discord custom_id.
 `picker_actions` also offers, where it costs no extra choice, a legal action followed by the mover's next one (a
 "chain"), when nothing in between is left to chance or newly shown: picking an initiative card and the row its die
 goes to is one choice. The chained action is one flat dict whose later parts carry the prefix "then."; `split`
-turns it back into the engine's actions, which the host applies one after the other.
+turns it back into the engine's actions, which the host applies one after the other. Where the built-in player
+would make a run of such moves (placing every starting die), that run is offered first as one "suggested" choice.
 """
 
 from __future__ import annotations
@@ -17,11 +18,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from engines.base import Action, Engine, State
+from engines.base import Action, Engine, Event, State, visible_to
 
 COMBINE_LIMIT = 25  # the options of one Discord select menu
 JOIN = "+"
 THEN = "then."
+SUGGESTED = "suggested"
+SUGGEST_MIN = 3  # a suggestion is offered when it saves at least two clicks
+MAX_SUGGESTED = 12
 
 
 @dataclass(frozen=True)
@@ -115,7 +119,7 @@ def clicks(actions: list[Action], action: Action, limit: int = COMBINE_LIMIT) ->
 def split(action: Action) -> list[Action]:
     """A picked (possibly chained) action as the engine's actions, in the order to apply them."""
     parts: list[Action] = []
-    rest = dict(action)
+    rest = {k: v for k, v in action.items() if k != SUGGESTED}
     while rest:
         parts.append({k: v for k, v in rest.items() if not k.startswith(THEN)})
         rest = {k[len(THEN) :]: v for k, v in rest.items() if k.startswith(THEN)}
@@ -126,17 +130,16 @@ def chain(first: Action, then: Action) -> Action:
     return {**first, **{THEN + k: v for k, v in then.items()}}
 
 
-def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> list[Action]:
-    """The mover's next choices after `action`, if they can be known now: the move draws on no chance, tells
-    nobody anything new (no revealing event, no private event beyond an echo of the move), does not end the game
-    and leaves the mover alone to act."""
-    after, events = engine.apply(state, seat, action)
-    if after.get("rng") != state.get("rng") or engine.outcome(after) is not None:
-        return []
+def _chainable(
+    engine: Engine, before: State, after: State, seat: int, action: Action, events: list[Event]
+) -> bool:
+    """Whether the mover's next choice after `action` can be offered with it: the move draws on no chance,
+    tells nobody anything new (no revealing event, no private event beyond an echo of the move), does not end
+    the game, and leaves the mover among those to act with no one else given a chance to react."""
+    if after.get("rng") != before.get("rng") or engine.outcome(after) is not None:
+        return False
     if any(e["type"] in engine.revealing_events for e in events):
-        return []
-    # A private event may only echo the move to its mover ("you discarded Ruby 4"): everything in it must be
-    # in the action or in the public events already.
+        return False
     known = {repr(v) for v in action.values()} | {
         repr(v) for e in events if "private" not in e for v in e.values()
     }
@@ -145,21 +148,54 @@ def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> list
             event["private"] != [seat]
             or any(repr(v) not in known for k, v in event.items() if k not in ("type", "seat", "private"))
         ):
-            return []
-    if engine.to_act(after) != [seat] or engine.reaction_seats(after):
-        return []
-    return engine.legal_actions(after, seat)
+            return False
+    return seat in engine.to_act(after) and not engine.reaction_seats(after)
+
+
+def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> list[Action]:
+    after, events = engine.apply(state, seat, action)
+    return engine.legal_actions(after, seat) if _chainable(engine, state, after, seat, action, events) else []
+
+
+def suggestion(engine: Engine, state: State, seat: int) -> Action | None:
+    """The built-in player's run of moves of one kind (placing every starting die), as one chained choice with
+    what it would do in its SUGGESTED key (the events the mover would see), when it saves clicks."""
+    if seat not in engine.to_act(state) or engine.outcome(state) is not None:
+        return None
+    parts: list[Action] = []
+    seen: list[Event] = []
+    current = state
+    while len(parts) < MAX_SUGGESTED:
+        action = engine.bot_action(current, seat, 0)
+        if parts and action["type"] != parts[0]["type"]:
+            break
+        after, events = engine.apply(current, seat, action)
+        parts.append(action)
+        seen += [e for e in events if visible_to(e, seat)]
+        if not _chainable(engine, current, after, seat, action, events):
+            break
+        current = after
+    if len(parts) < SUGGEST_MIN:
+        return None
+    plan = parts[-1]
+    for part in reversed(parts[:-1]):
+        plan = chain(part, plan)
+    return {"type": plan["type"], SUGGESTED: seen, **plan}
 
 
 def picker_actions(
-    engine: Engine, state: State, seat: int, actions: list[Action] | None = None, limit: int = COMBINE_LIMIT
+    engine: Engine,
+    state: State,
+    seat: int,
+    actions: list[Action] | None = None,
+    limit: int = COMBINE_LIMIT,
+    suggest: bool = True,
 ) -> list[Action]:
     """What the picker offers `seat`: its legal actions, each followed by the next one where that keeps every
-    choice within one select menu. Chains only combine actions the engine allows one after the other."""
+    choice within one select menu, and first, where it saves clicks, the built-in player's suggestion. Chains
+    only combine actions the engine allows one after the other."""
     if actions is None:
         actions = engine.legal_actions(state, seat)
-    if len(actions) >= limit:
-        return list(actions)
     offered: list[Action] = []
     total = len(actions)
     for action in actions:
@@ -169,7 +205,8 @@ def picker_actions(
             offered += [chain(action, then) for then in follow]
         else:
             offered.append(action)
-    return offered
+    plan = suggestion(engine, state, seat) if suggest and actions else None
+    return [plan, *offered] if plan is not None else offered
 
 
 def encode_path(path: list[int]) -> str:

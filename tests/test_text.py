@@ -48,8 +48,12 @@ def test_counted_strings_agree_with_the_number():
     one = i18n.t("roll_for_the_galaxy.event.TilesScouted", "en", player="Ana", count=1)
     two = i18n.t("roll_for_the_galaxy.event.TilesScouted", "en", player="Ana", count=2)
     assert one == "Ana draws a tile." and two == "Ana draws 2 tiles."
-    assert i18n.t("druids.event.AmuletsDistributed", "es", amulets=1, count=1, shares="-").startswith("1 amuleto:")
-    assert i18n.t("druids.event.AmuletsDistributed", "en", amulets=3, count=3, shares="-").startswith("3 amulets")
+    assert i18n.t("druids.event.AmuletsDistributed", "es", amulets=1, count=1, shares="-").startswith(
+        "1 amuleto:"
+    )
+    assert i18n.t("druids.event.AmuletsDistributed", "en", amulets=3, count=3, shares="-").startswith(
+        "3 amulets"
+    )
     korean = i18n.t("roll_for_the_galaxy.event.TilesScouted", "ko", player="Ana", count=1)
     assert "1" in korean  # Korean counts with a number and no plural form
 

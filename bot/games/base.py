@@ -8,7 +8,7 @@ from importlib import resources
 from typing import Any
 
 from bot import i18n
-from bot.chooser import JOIN, THEN, split
+from bot.chooser import JOIN, SUGGESTED, THEN, split
 from engines import get_engine
 from engines.base import Action, Event, IllegalAction, Option, View, visible_to
 
@@ -63,6 +63,8 @@ class GamePresenter:
         keys = key.split(JOIN)
         values = value if len(keys) > 1 else (value,)
         context = {**chosen, **dict(zip(keys, values, strict=True))}
+        if context.get(SUGGESTED):  # the whole run, said at once
+            return self.suggestion_label(context[SUGGESTED], locale)
         return self._joint_label(keys, values, context, view, locale)
 
     def _joint_label(
@@ -90,8 +92,14 @@ class GamePresenter:
             return self.t(f"type.{value}", locale)
         return str(value)
 
+    def suggestion_label(self, events: list[Event], locale: str) -> str:
+        """The built-in player's suggested run of moves (see bot.chooser.suggestion), from what it would do."""
+        return i18n.t("chooser.suggested", locale, count=len(events))
+
     def action_text(self, action: Action, view: View, locale: str) -> str:
         """One line naming the whole action (a chain: each of its actions), for autocomplete and buttons."""
+        if action.get(SUGGESTED):
+            return self.suggestion_label(action[SUGGESTED], locale)
         return " → ".join(self.single_action_text(part, view, locale) for part in split(action))
 
     def single_action_text(self, action: Action, view: View, locale: str) -> str:

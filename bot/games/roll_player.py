@@ -231,6 +231,20 @@ class RollPlayerPresenter(GamePresenter):
             return self.card_name(value, locale) if value else self.t("copy.none", locale)
         return str(value)
 
+    def suggestion_label(self, events: list[Event], locale: str) -> str:
+        rows: dict[str, list[str]] = {attr: [] for attr in ATTRIBUTES}
+        for e in events:
+            if e["type"] in ("StartDiePlaced", "DiePlaced"):
+                rows[e["row"]].append(self.die_label([e["colour"], e["value"]], locale))
+        placed = [
+            self.t("placed_short", locale, row=self.t(f"attr_short.{attr}", locale), die=", ".join(dice))
+            for attr, dice in rows.items()
+            if dice
+        ]
+        if not placed:
+            return super().suggestion_label(events, locale)
+        return self.t("suggested_dice", locale, dice=" · ".join(placed))
+
     @staticmethod
     def _die_at(pos: Any, view: View) -> list[Any] | None:
         seat = view.get("viewer")
