@@ -20,7 +20,7 @@ def _desc(key: str) -> _:
 
 def _game_choices() -> list[app_commands.Choice[str]]:
     return [
-        app_commands.Choice(name=_(p.engine.titles["en"], key=f"title.{name}"), value=name)
+        app_commands.Choice(name=_(p.title("en"), key=f"{name}.title"), value=name)
         for name, p in sorted(presenters().items())
     ]
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import i18n
-from bot.chooser import Chosen, Prompt, clicks, narrow, picker_actions, split
+from bot.chooser import SUGGESTED, Chosen, Prompt, clicks, narrow, picker_actions, split
 from bot.games import presenter
 
 
@@ -49,3 +49,31 @@ def test_roll_for_the_galaxy_dice_are_offered_with_the_faces_they_show():
             seen = True
         path.append(0)
     assert isinstance(step, Chosen) and seen
+
+
+def test_roll_player_starting_dice_go_in_one_click_as_suggested():
+    """The suggestion is the built-in player's placement of every starting die, labelled with the dice and rows
+    its events show, and applying its parts places exactly those dice."""
+    game = presenter("roll_player")
+    engine = game.engine
+    state = engine.new_game(3, engine.validate_options({}), 5)
+    while state["phase"] != "place_start":
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 1))
+    seat = engine.to_act(state)[0]
+    dice = len(engine.view(state, seat)["seats"][seat]["start_dice"])
+    offered = picker_actions(engine, state, seat)
+    plan = offered[0]
+    assert plan.get(SUGGESTED) and len(split(plan)) == dice >= 3
+    assert clicks(offered, plan) == 1
+    step = narrow(offered, [])
+    label = game.value_label(step.key, step.values[0], step.chosen, engine.view(state, seat), "en")
+    placed = []
+    for part in split(plan):
+        state, events = engine.apply(state, seat, part)
+        placed += [e for e in events if e["type"] == "StartDiePlaced"]
+    assert placed == [e for e in plan[SUGGESTED] if e["type"] == "StartDiePlaced"]
+    for event in placed:
+        assert game.die_label([event["colour"], event["value"]], "en") in label
+        assert game.t(f"attr_short.{event['row']}", "en") in label
+    assert not engine.view(state, seat)["seats"][seat]["start_dice"]
