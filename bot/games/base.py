@@ -115,6 +115,17 @@ class GamePresenter:
         """What the picker says once a move is committed, written from the events the engine returned for it
         (the dice, places and values as they were), never from the picker's own state: "Done: …" with what the
         mover did, then anything the move showed only to them, one line each."""
+        done, private = self._told(events, names, seat_view, locale, seat)
+        return "\n".join([i18n.t("chooser.done", locale, action=done), *private])
+
+    def move_summary(self, events: list[Event], names: list[str], view: View, locale: str, seat: int) -> str:
+        """The same, for others (a move played on a deadline, by the built-in player): what the seat did, from
+        the events anyone may see."""
+        return self._told([e for e in events if visible_to(e, None)], names, view, locale, seat)[0]
+
+    def _told(
+        self, events: list[Event], names: list[str], view: View, locale: str, seat: int
+    ) -> tuple[str, list[str]]:
         own: list[str] = []
         public: list[str] = []
         private: list[str] = []
@@ -122,7 +133,7 @@ class GamePresenter:
         for event in events:
             if not visible_to(event, seat) or self.private_twins.get(event["type"]) in told_privately:
                 continue
-            text = self.event_text(event, names, seat_view, locale)
+            text = self.event_text(event, names, view, locale)
             if not text:
                 continue
             if event.get("private"):
@@ -133,8 +144,7 @@ class GamePresenter:
                     own.append(text)
         # A move whose events are all about others (a blow dealt, the next round dealt) is told by them.
         done = own or public or private[:1] or [i18n.t("chooser.done_quietly", locale)]
-        private = [text for text in private if text not in done]
-        return "\n".join([i18n.t("chooser.done", locale, action=" ".join(done)), *private])
+        return " ".join(done), [text for text in private if text not in done]
 
     def is_own_event(self, event: Event, seat: int) -> bool:
         """Whether an event tells what the mover did (not what followed: a new round, the next player's roll)."""

@@ -133,3 +133,17 @@ def test_confirmations_tell_the_committed_events(engine_name):
                     assert all(str(d) in text for d in event["dice"]), (event, text)
                     rolls += 1
     assert engine_name != "talisman" or rolls > 5
+
+
+def test_a_move_told_to_others_keeps_the_movers_secrets():
+    game = presenter("druids")
+    told = 0
+    for seat, events, view in _moves("druids", 3, 8, 200):
+        summary = game.move_summary(events, NAMES, view, "en", seat)
+        for event in events:
+            if event.get("private") and "card" in event:
+                assert game.card_name(event["card"], "en") not in summary or any(
+                    e.get("card") == event["card"] and not e.get("private") for e in events
+                ), (event, summary)
+                told += 1
+    assert told > 20
