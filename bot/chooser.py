@@ -196,13 +196,18 @@ def picker_actions(
     only combine actions the engine allows one after the other."""
     if actions is None:
         actions = engine.legal_actions(state, seat)
-    offered: list[Action] = []
+    follow = [_follow_ups(engine, state, seat, a) for a in actions] if len(actions) < limit else []
+    # Chain the moves with the fewest next choices first, as far as one select menu allows.
+    chained: set[int] = set()
     total = len(actions)
-    for action in actions:
-        follow = _follow_ups(engine, state, seat, action) if total < limit else []
-        if follow and total - 1 + len(follow) <= limit:
-            total += len(follow) - 1
-            offered += [chain(action, then) for then in follow]
+    for index in sorted(range(len(follow)), key=lambda i: len(follow[i])):
+        if follow[index] and total - 1 + len(follow[index]) <= limit:
+            total += len(follow[index]) - 1
+            chained.add(index)
+    offered: list[Action] = []
+    for index, action in enumerate(actions):
+        if index in chained:
+            offered += [chain(action, then) for then in follow[index]]
         else:
             offered.append(action)
     plan = suggestion(engine, state, seat) if suggest and actions else None
