@@ -5,7 +5,10 @@ suggestion taken where offered), without suggestions, and as it was (one paramet
 A click is one button or select option used in the picker: one per step, or the single button of a move with
 nothing to choose. Opening the picker ("Take my turn") is not counted. A turn is a run of moves by one seat.
 Roll Player's set-up (race, class, starting dice) and Talisman's movement (roll, reroll or accept, move) are
-counted apart from ordinary turns."""
+counted apart from ordinary turns. In Roll for the Galaxy the built-in player mostly uses the engine's one-click
+shortcuts ("place the rest automatically and be ready"), so its "typical" turn is that of a player who does the
+same; the random clicks show the rest. "was" figures come from games played with the old picker, so random
+playouts are not the same games."""
 
 from __future__ import annotations
 
