@@ -13,6 +13,7 @@ from engines import get_engine
 from engines.base import Action, Event, IllegalAction, Option, View, visible_to
 
 OPTION_ERRORS = ("unknown_option", "bad_option_value")
+LABEL_LIMIT = 100  # a select option's label
 
 
 class GamePresenter:
@@ -65,7 +66,10 @@ class GamePresenter:
         context = {**chosen, **dict(zip(keys, values, strict=True))}
         if context.get(SUGGESTED):  # the whole run, said at once
             return self.suggestion_label(context[SUGGESTED], locale)
-        return self._joint_label(keys, values, context, view, locale)
+        label = self._joint_label(keys, values, context, view, locale, with_types=True)
+        if len(label) > LABEL_LIMIT:  # the other parameters mostly say what kind of move it is
+            label = self._joint_label(keys, values, context, view, locale, with_types=False)
+        return label
 
     def _joint_label(
         self,
@@ -74,6 +78,7 @@ class GamePresenter:
         context: dict[str, Any],
         view: View,
         locale: str,
+        with_types: bool,
     ) -> str:
         parts: dict[int, list[str]] = {}
         for part, part_value in zip(keys, values, strict=True):
@@ -81,7 +86,7 @@ class GamePresenter:
                 continue
             depth, bare = _depth(part), bare_key(part)
             level = _level(context, depth)
-            if self.said_by.get(bare) in level:
+            if self.said_by.get(bare) in level or (bare == "type" and not with_types and len(level) > 1):
                 continue
             parts.setdefault(depth, []).append(self.part_label(bare, part_value, level, view, locale))
         return " → ".join(" · ".join(labels) for _, labels in sorted(parts.items()))

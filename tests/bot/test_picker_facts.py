@@ -77,3 +77,31 @@ def test_roll_player_starting_dice_go_in_one_click_as_suggested():
         assert game.die_label([event["colour"], event["value"]], "en") in label
         assert game.t(f"attr_short.{event['row']}", "en") in label
     assert not engine.view(state, seat)["seats"][seat]["start_dice"]
+
+
+def test_every_picker_step_of_every_game_can_be_told_apart():
+    """Through seeded playouts with the picker as offered (joint steps, chains, suggestions): every step has a
+    question, and its options have distinct labels short enough for a select menu, in every language."""
+    import random
+
+    for name in ("druids", "roll_player", "roll_for_the_galaxy", "talisman"):
+        game = presenter(name)
+        engine = game.engine
+        rng = random.Random(4)
+        state = engine.new_game(3, engine.validate_options({}), 4)
+        for _ in range(150):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            offered = picker_actions(engine, state, seat)
+            view = engine.view(state, seat)
+            path: list[int] = []
+            while isinstance(step := narrow(offered, path), Prompt):
+                for locale in i18n.LOCALES:
+                    assert game.prompt_text(step.key, locale)
+                    labels = [game.value_label(step.key, v, step.chosen, view, locale) for v in step.values]
+                    assert all(0 < len(label) <= 100 for label in labels), (name, locale, labels)
+                    assert len(set(labels)) == len(labels), (name, locale, step.key, labels)
+                path.append(rng.randrange(len(step.values)))
+            for part in split(step.action):
+                state, _ = engine.apply(state, seat, part)
