@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bench import clock_bench, engines_bench, notify_bench, render_bench, storage_bench
+from bench import clicks_bench, clock_bench, engines_bench, notify_bench, render_bench, storage_bench
 from bench.common import machine
 
 
@@ -12,6 +12,7 @@ def main() -> None:
     quick = "--quick" in sys.argv
     print(f"# Benchmarks on {machine()}")
     engines_bench.run(games=3 if quick else 10)
+    clicks_bench.run(games=2 if quick else 4)
     render_bench.run(repeat=5 if quick else 20)
     storage_bench.run(count=60 if quick else 400)
     clock_bench.run(games=1_000 if quick else clock_bench.GAMES)

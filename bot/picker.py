@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING, Any
 import discord
 
 from bot import i18n
-from bot.chooser import Chosen, PathError, Prompt, decode_path, narrow
+from bot.chooser import Chosen, PathError, Prompt, decode_path, narrow, picker_actions, split
 from bot.games import presenter
 from bot.service import ACTIVE, MoveResult, ServiceError, Table, choices
 from bot.ui import chooser_view
-from engines.base import IllegalAction, visible_to
+from engines.base import IllegalAction
 
 if TYPE_CHECKING:
     from bot.host import GameHost
@@ -35,6 +35,13 @@ def _clip(text: str) -> str:
 
 def _private_file(png: bytes) -> discord.File:
     return discord.File(io.BytesIO(png), filename="private.png")
+
+
+def offered(table: Table, seat: int, actions: list[Any]) -> list[Any]:
+    """What the picker offers: the seat's choices, chained with its own next moves and led by a suggestion where
+    that saves clicks (bot/chooser.py); the same list for drawing a picker and for reading its clicks."""
+    assert table.state is not None
+    return picker_actions(table.engine, table.state, seat, actions)
 
 
 class Picker:
@@ -54,7 +61,7 @@ class Picker:
             lines.append(await self.waiting_line(table, seat, locale))
             return _clip("\n".join(lines)), None
         token = table.choice_token(seat)
-        step = narrow(actions, path)
+        step = narrow(offered(table, seat, actions), path)
         status = game.status_text(view_data, table.names, locale)
         if status:
             lines.append(f"*{status}*")
@@ -124,7 +131,7 @@ class Picker:
             await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
             return
         try:
-            step = narrow(actions, decode_path(path_text)) if actions else None
+            step = narrow(offered(table, seat, actions), decode_path(path_text)) if actions else None
         except PathError:
             step = None
         if step is None:
@@ -143,41 +150,45 @@ class Picker:
         await interaction.edit_original_response(content=content, view=view)
 
     async def play(self, interaction: discord.Interaction, table: Table, step: Chosen, locale: str) -> None:
-        """Apply the chosen action (the interaction is already deferred), then answer and publish."""
+        """Apply the chosen action — one move, or a chain of the mover's own moves picked at once — (the
+        interaction is already deferred), then answer and publish. Each part is committed on its own; if a later
+        part is refused, what went before stands and the picker says why the rest did not."""
+        results: list[MoveResult] = []
+        version = table.version
         try:
-            result = await self.service.act(
-                table.id, interaction.user.id, step.action, expected_version=table.version
-            )
+            for part in split(step.action):
+                result = await self.service.act(table.id, interaction.user.id, part, expected_version=version)
+                results.append(result)
+                version = result.table.version
         except (IllegalAction, ServiceError) as error:
             fresh = await self.service.get(table.id)
             seat = fresh.seat_of(interaction.user.id)
-            content, view = await self.message(
-                fresh, seat or 0, [], locale, [self.host.explain(error, locale, fresh)]
-            )
+            notes = [self.host.explain(error, locale, fresh)]
+            content, view = await self.message(fresh, seat or 0, [], locale, notes)
             await interaction.edit_original_response(content=content, view=view)
+            if results:
+                await self.host.after_commit(table.id)
             return
-        await self.after_move(interaction, result, locale)
+        await self.after_move(interaction, results, locale)
 
-    async def after_move(self, interaction: discord.Interaction, result: MoveResult, locale: str) -> None:
+    async def after_move(
+        self, interaction: discord.Interaction, results: list[MoveResult], locale: str
+    ) -> None:
         """The move is committed: tell the mover (whatever happens to the table's message), then publish."""
         try:
-            await interaction.edit_original_response(**await self.confirmation(result, locale))
+            await interaction.edit_original_response(**await self.confirmation(results, locale))
         except discord.HTTPException as error:  # the mover's own message failed; the table still follows
-            log.info("could not answer the mover of game %s: %s", result.table.id, error)
-        await self.host.after_commit(result.table.id)
+            log.info("could not answer the mover of game %s: %s", results[-1].table.id, error)
+        await self.host.after_commit(results[-1].table.id)
 
-    async def confirmation(self, result: MoveResult, locale: str) -> dict[str, Any]:
+    async def confirmation(self, results: list[MoveResult], locale: str) -> dict[str, Any]:
         """The mover's picker after a committed move: what was done, in the words of the committed events, and
         what they may do next."""
+        result = results[-1]
         table = result.table
         game = presenter(table.engine.name)
-        seat_view = table.view(result.seat)
-        notes = [game.confirmation(result.action, result.events, table.names, seat_view, locale, result.seat)]
-        for event in result.events:
-            if event.get("private") and visible_to(event, result.seat):
-                text = game.event_text(event, table.names, seat_view, locale)
-                if text:
-                    notes.append(text)
+        events = [event for done in results for event in done.events]
+        notes = [game.confirmation(events, table.names, table.view(result.seat), locale, result.seat)]
         content, view = await self.message(table, result.seat, [], locale, notes)
         edit: dict[str, Any] = {"content": content, "view": view}
         png = (
@@ -219,7 +230,7 @@ class Picker:
                 error = ServiceError("stale_plain")
             await interaction.followup.send(self.host.explain(error, locale, table), ephemeral=True)
             return
-        await self.after_move(interaction, result, locale)
+        await self.after_move(interaction, [result], locale)
 
     def action_choices(self, table: Table, user_id: int, typed: str, locale: str) -> list[tuple[str, str]]:
         """Autocomplete for /play move: (label, value) pairs matching what the user typed."""

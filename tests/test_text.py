@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import string
 import unicodedata
 from importlib import resources
 from pathlib import Path
@@ -21,16 +20,48 @@ def _catalog(locale: str) -> dict[str, str]:
     return i18n._CATALOG[locale]
 
 
-def _fields(text: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(text) if name}
-
-
 @pytest.mark.parametrize("locale", [loc for loc in i18n.LOCALES if loc != "en"])
 def test_every_string_is_translated_with_the_same_placeholders(locale):
     english, other = _catalog("en"), _catalog(locale)
     assert set(other) == set(english)
     for key, text in english.items():
-        assert _fields(other[key]) == _fields(text), key
+        assert i18n.placeholders(other[key]) == i18n.placeholders(text), key
+
+
+@pytest.mark.parametrize("locale", i18n.LOCALES)
+def test_plural_strings_have_the_forms_their_language_tells_apart(locale):
+    """A counted string is plural in every language or in none; each has "other" and only its language's
+    categories, and English and Spanish say "one" apart where English does (Korean has no plural)."""
+    english = _catalog("en")
+    plural = {key for key, entry in english.items() if isinstance(entry, dict)}
+    assert len(plural) >= 6
+    for key, entry in _catalog(locale).items():
+        assert isinstance(entry, dict) == (key in plural), key
+        if isinstance(entry, dict):
+            assert "other" in entry and set(entry) <= i18n.plural_categories(locale), (key, set(entry))
+            if "one" in i18n.plural_categories(locale):
+                assert "one" in entry, key
+
+
+def test_counted_strings_agree_with_the_number():
+    presenters()
+    one = i18n.t("roll_for_the_galaxy.event.TilesScouted", "en", player="Ana", count=1)
+    two = i18n.t("roll_for_the_galaxy.event.TilesScouted", "en", player="Ana", count=2)
+    assert one == "Ana draws a tile." and two == "Ana draws 2 tiles."
+    assert i18n.t("druids.event.AmuletsDistributed", "es", amulets=1, count=1, shares="-").startswith(
+        "1 amuleto:"
+    )
+    assert i18n.t("druids.event.AmuletsDistributed", "en", amulets=3, count=3, shares="-").startswith(
+        "3 amulets"
+    )
+    korean = i18n.t("roll_for_the_galaxy.event.TilesScouted", "ko", player="Ana", count=1)
+    assert "1" in korean  # Korean counts with a number and no plural form
+
+
+def test_every_game_names_itself_in_every_language():
+    for game, presenter in presenters().items():
+        for locale in i18n.LOCALES:
+            assert presenter.has("title") and presenter.title(locale), (game, locale)
 
 
 def test_rules_sections_exist_in_every_language():
@@ -43,8 +74,9 @@ def test_rules_sections_exist_in_every_language():
 def _all_text() -> set[str]:
     chars: set[str] = set()
     for locale in i18n.LOCALES:
-        for text in _catalog(locale).values():
-            chars |= set(text)
+        for entry in _catalog(locale).values():
+            for text in i18n.forms(entry):
+                chars |= set(text)
     for game in presenters():
         for section in rules.sections(game):
             for text in [*section.title.values(), *section.body.values()]:

@@ -10,7 +10,8 @@ from discord.app_commands import locale_str as _
 from discord.ext import commands
 
 from bot import i18n
-from bot.games import presenters
+from bot.games import presenter, presenters
+from bot.lobby import parse_options
 from bot.service import ACTIVE, FINISHED, LOBBY, PING_LEVELS, ServiceError
 
 
@@ -20,7 +21,7 @@ def _desc(key: str) -> _:
 
 def _game_choices() -> list[app_commands.Choice[str]]:
     return [
-        app_commands.Choice(name=_(p.engine.titles["en"], key=f"title.{name}"), value=name)
+        app_commands.Choice(name=_(p.title("en"), key=f"{name}.title"), value=name)
         for name, p in sorted(presenters().items())
     ]
 
@@ -60,6 +61,7 @@ class PlayCog(commands.Cog):
     async def new(
         self, interaction: discord.Interaction, game: app_commands.Choice[str], options: str | None = None
     ):
+        self._check_options(interaction, game.value, options)
         await self.host.new_lobby(interaction, game.value, options)
 
     @play.command(name="demo", description=_desc("play.demo.description"))
@@ -74,7 +76,25 @@ class PlayCog(commands.Cog):
         players: app_commands.Range[int, 1, _most_players()] | None = None,
         options: str | None = None,
     ):
+        self._check_options(interaction, game.value, options)
         await self.host.start_demo(interaction, game.value, players, options)
+
+    @staticmethod
+    def _check_options(interaction: discord.Interaction, game: str, options: str | None) -> None:
+        """An unknown option or value is refused with the game's real options, before anything is created."""
+        presenter(game).check_options(parse_options(options, i18n.norm(str(interaction.locale))))
+
+    @new.autocomplete("options")
+    @demo.autocomplete("options")
+    async def _options_autocomplete(self, interaction: discord.Interaction, current: str):
+        game = getattr(interaction.namespace, "game", None)
+        if game not in presenters():
+            return []
+        locale = i18n.norm(str(interaction.locale))
+        return [
+            app_commands.Choice(name=label, value=value)
+            for label, value in presenter(game).option_suggestions(current, locale)
+        ]
 
     @play.command(name="join", description=_desc("play.join.description"))
     @app_commands.describe(game=_desc("option.game_id"))

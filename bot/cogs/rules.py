@@ -27,21 +27,7 @@ class RulesCog(commands.Cog):
         public: bool = False,
     ) -> None:
         locale = i18n.norm(str(interaction.locale))
-        from bot.games import presenter
-
-        title = presenter(game.value).title(locale)
-        if not topic:
-            listing = "\n".join(f"• **{s.title_in(locale)}**" for s in rules.sections(game.value))
-            text = f"**{title} — {i18n.t('rules.sections', locale)}**\n{listing}"
-        else:
-            section = rules.find(game.value, topic, locale)
-            card = None if section else presenter(game.value).lookup_card(topic, locale)
-            if section is not None:
-                text = f"**{title} — {section.title_in(locale)}**\n{section.body_in(locale)}"
-            elif card is not None:
-                text = f"**{title} — {card[0]}**\n{card[1]}"
-            else:
-                text = i18n.t("rules.not_found", locale, topic=topic[:80], game=title)
+        text = rules.answer(game.value, topic, locale)
         await interaction.response.send_message(text[:2000], ephemeral=not public)
 
     @rules_command.autocomplete("topic")

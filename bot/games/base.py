@@ -8,8 +8,12 @@ from importlib import resources
 from typing import Any
 
 from bot import i18n
+from bot.chooser import JOIN, SUGGESTED, THEN, split
 from engines import get_engine
-from engines.base import Action, Event, View, visible_to
+from engines.base import Action, Event, IllegalAction, Option, View, visible_to
+
+OPTION_ERRORS = ("unknown_option", "bad_option_value")
+LABEL_LIMIT = 100  # a select option's label
 
 
 class GamePresenter:
@@ -18,6 +22,11 @@ class GamePresenter:
     engine_name: str
     render_table_fn: Callable[[View, list[str], str], bytes]
     render_private_fn: Callable[[View, str], bytes | None] | None = None
+    # Parameters whose label another parameter's label already contains, in a step that asks both at once.
+    said_by: dict[str, str] = {}
+    # Public events that a private event of the same move tells its mover in full ("Ana plays a gem face down"
+    # beside "You played Onyx 2"): the mover's confirmation gives only the private one.
+    private_twins: dict[str, str] = {}
 
     def __init__(self) -> None:
         self.engine = get_engine(self.engine_name)
@@ -34,39 +43,119 @@ class GamePresenter:
         return i18n.has(f"{self.engine_name}.{key}")
 
     def title(self, locale: str) -> str:
-        return self.engine.title(i18n.norm(locale))
+        """The game's name, from its string file (the engine's own titles only if the file has none)."""
+        return self.t("title", locale) if self.has("title") else self.engine.title(i18n.norm(locale))
 
     # --- choosing actions -----------------------------------------------------------------------------------------
 
     def prompt_text(self, key: str, locale: str) -> str:
-        return (
-            self.t(f"prompt.{key}", locale) if self.has(f"prompt.{key}") else i18n.t("chooser.choose", locale)
-        )
+        """The question of one picker step; a joint step asks its parameters' questions together."""
+        texts: list[str] = []
+        for part in key.split(JOIN):
+            part = bare_key(part)
+            if self.has(f"prompt.{part}"):
+                texts.append(self.t(f"prompt.{part}", locale))
+        texts = list(dict.fromkeys(texts))
+        return " / ".join(texts) if texts else i18n.t("chooser.choose", locale)
 
     def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        """The label of one choice of a picker step: a single parameter's value, or for a joint step (key
+        "a+b", value a tuple) each parameter's, with a chained action's parts joined by an arrow."""
+        keys = key.split(JOIN)
+        values = value if len(keys) > 1 else (value,)
+        context = {**chosen, **dict(zip(keys, values, strict=True))}
+        if context.get(SUGGESTED):  # the whole run, said at once
+            return self.suggestion_label(context[SUGGESTED], locale)
+        label = self._joint_label(keys, values, context, view, locale, with_types=True)
+        if len(label) > LABEL_LIMIT:  # the other parameters mostly say what kind of move it is
+            label = self._joint_label(keys, values, context, view, locale, with_types=False)
+        return label
+
+    def _joint_label(
+        self,
+        keys: list[str],
+        values: Any,
+        context: dict[str, Any],
+        view: View,
+        locale: str,
+        with_types: bool,
+    ) -> str:
+        parts: dict[int, list[str]] = {}
+        for part, part_value in zip(keys, values, strict=True):
+            if part_value is None:  # a parameter this choice's action does not have
+                continue
+            depth, bare = _depth(part), bare_key(part)
+            level = _level(context, depth)
+            if self.said_by.get(bare) in level or (bare == "type" and not with_types and len(level) > 1):
+                continue
+            parts.setdefault(depth, []).append(self.part_label(bare, part_value, level, view, locale))
+        return " → ".join(" · ".join(labels) for _, labels in sorted(parts.items()))
+
+    def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        """One parameter's value in words; `chosen` holds the rest of the same action. Games override."""
         if key == "type":
             return self.t(f"type.{value}", locale)
         return str(value)
 
+    def suggestion_label(self, events: list[Event], locale: str) -> str:
+        """The built-in player's suggested run of moves (see bot.chooser.suggestion), from what it would do."""
+        return i18n.t("chooser.suggested", locale, count=len(events))
+
     def action_text(self, action: Action, view: View, locale: str) -> str:
-        """One line naming the whole action, for autocomplete and confirmations."""
-        params = {k: self.value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
+        """One line naming the whole action (a chain: each of its actions), for autocomplete and buttons."""
+        if action.get(SUGGESTED):
+            return self.suggestion_label(action[SUGGESTED], locale)
+        return " → ".join(self.single_action_text(part, view, locale) for part in split(action))
+
+    def single_action_text(self, action: Action, view: View, locale: str) -> str:
+        params = {k: self.part_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
         key = f"action.{action['type']}"
         if self.has(key):
             return self.t(key, locale, **params)
         return " · ".join([self.t(f"type.{action['type']}", locale), *params.values()])
 
-    # --- telling what happened ------------------------------------------------------------------------------------
-
     def confirmation(
-        self, action: Action, events: list[Event], names: list[str], view: View, locale: str, seat: int
+        self, events: list[Event], names: list[str], seat_view: View, locale: str, seat: int
     ) -> str:
-        """The mover's "Done: …", told from the events the committed move caused (what the dice and places
-        really were), not from the picker's own labels."""
-        texts = [t for e in events if visible_to(e, seat) and (t := self.event_text(e, names, view, locale))]
-        return i18n.t(
-            "chooser.done", locale, action=" ".join(texts) or self.action_text(action, view, locale)
-        )
+        """What the picker says once a move is committed, written from the events the engine returned for it
+        (the dice, places and values as they were), never from the picker's own state: "Done: …" with what the
+        mover did, then anything the move showed only to them, one line each."""
+        done, private = self._told(events, names, seat_view, locale, seat)
+        return "\n".join([i18n.t("chooser.done", locale, action=done), *private])
+
+    def move_summary(self, events: list[Event], names: list[str], view: View, locale: str, seat: int) -> str:
+        """The same, for others (a move played on a deadline, by the built-in player): what the seat did, from
+        the events anyone may see."""
+        return self._told([e for e in events if visible_to(e, None)], names, view, locale, seat)[0]
+
+    def _told(
+        self, events: list[Event], names: list[str], view: View, locale: str, seat: int
+    ) -> tuple[str, list[str]]:
+        own: list[str] = []
+        public: list[str] = []
+        private: list[str] = []
+        told_privately = {e["type"] for e in events if e.get("private") and visible_to(e, seat)}
+        for event in events:
+            if not visible_to(event, seat) or self.private_twins.get(event["type"]) in told_privately:
+                continue
+            text = self.event_text(event, names, view, locale)
+            if not text:
+                continue
+            if event.get("private"):
+                private.append(text)
+            else:
+                public.append(text)
+                if self.is_own_event(event, seat):
+                    own.append(text)
+        # A move whose events are all about others (a blow dealt, the next round dealt) is told by them.
+        done = own or public or private[:1] or [i18n.t("chooser.done_quietly", locale)]
+        return " ".join(done), [text for text in private if text not in done]
+
+    def is_own_event(self, event: Event, seat: int) -> bool:
+        """Whether an event tells what the mover did (not what followed: a new round, the next player's roll)."""
+        return event.get("seat") == seat
+
+    # --- telling what happened ------------------------------------------------------------------------------------
 
     def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
         key = f"event.{event['type']}"
@@ -84,6 +173,10 @@ class GamePresenter:
         return params
 
     def error_text(self, code: str, params: dict[str, Any], locale: str) -> str:
+        if code in OPTION_ERRORS:  # the user's own words come back clipped, and the real options with them
+            shown = {k: i18n.echo(v) for k, v in params.items()}
+            refusal = i18n.t(f"error.{code}", locale, game=self.title(locale), **shown)
+            return f"{refusal}\n{self.options_text(locale)}"
         if self.has(f"error.{code}"):
             return self.t(f"error.{code}", locale, **params)
         if i18n.has(f"error.{code}"):
@@ -93,6 +186,82 @@ class GamePresenter:
     def status_text(self, view: View, names: list[str], locale: str) -> str:
         """A short line on what is happening now (whose turn and which step)."""
         return ""
+
+    # --- options --------------------------------------------------------------------------------------------------
+
+    def option_values(self, option: Option) -> list[Any]:
+        """The values worth offering for an option: its choices, both sides of a switch, else its default."""
+        if option.choices:
+            return list(option.choices)
+        if isinstance(option.default, bool):
+            return [not option.default, option.default]
+        return [option.default]
+
+    def option_line(self, option: Option, locale: str) -> str:
+        meaning = self.t(f"option.{option.name}", locale)
+        values = ", ".join(_option_word(v) for v in self.option_values(option))
+        if isinstance(option.default, bool) or option.choices:
+            return i18n.t(
+                "options.line_values",
+                locale,
+                name=option.name,
+                values=values,
+                default=_option_word(option.default),
+                meaning=meaning,
+            )
+        return i18n.t(
+            "options.line", locale, name=option.name, default=_option_word(option.default), meaning=meaning
+        )
+
+    def options_text(self, locale: str) -> str:
+        """Every option of the game with its meaning and default (for /rules options and refusals)."""
+        game = self.title(locale)
+        if not self.engine.options:
+            return i18n.t("options.none", locale, game=game)
+        lines = [f"• {self.option_line(option, locale)}" for option in self.engine.options]
+        return "\n".join([i18n.t("options.header", locale, game=game), *lines])
+
+    def option_suggestions(self, typed: str, locale: str) -> list[tuple[str, str]]:
+        """Autocomplete for `options:`: (label, value) pairs that finish the option being typed after those
+        already written, each label saying what the option means and its default."""
+        done, _, current = typed.rpartition(",")
+        prefix = f"{done.strip()}, " if done.strip() else ""
+        written = {part.partition("=")[0].strip().lower() for part in done.split(",") if part.strip()}
+        name_typed, has_value, value_typed = current.strip().partition("=")
+        name_typed = name_typed.strip().lower()
+        out: list[tuple[str, str]] = []
+        for option in self.engine.options:
+            if option.name in written:
+                continue
+            if has_value and option.name != name_typed:
+                continue
+            if not has_value and name_typed and name_typed not in option.name:
+                continue
+            meaning = self.t(f"option.{option.name}", locale)
+            for value in self.option_values(option):
+                word = _option_word(value)
+                if has_value and value_typed.strip() and not word.startswith(value_typed.strip().lower()):
+                    continue
+                label = i18n.t(
+                    "options.suggestion",
+                    locale,
+                    name=option.name,
+                    value=word,
+                    default=_option_word(option.default),
+                    meaning=meaning,
+                )
+                out.append((_clip(label, 100), _clip(f"{prefix}{option.name}={word}", 100)))
+        if not out and not self.engine.options:
+            out.append((_clip(i18n.t("options.none", locale, game=self.title(locale)), 100), ""))
+        return out[:25]
+
+    def check_options(self, raw: dict[str, Any]) -> None:
+        """Refuse unknown options or values before a lobby opens, in this game's words (see error_text)."""
+        try:
+            self.engine.validate_options(raw)
+        except IllegalAction as refusal:
+            refusal.engine = self.engine_name
+            raise
 
     # --- card lookup for /rules ---------------------------------------------------------------------------------
 
@@ -123,3 +292,27 @@ class GamePresenter:
     @property
     def has_private(self) -> bool:
         return type(self).render_private_fn is not None
+
+
+def _depth(key: str) -> int:
+    depth = 0
+    while key.startswith(THEN):
+        key, depth = key[len(THEN) :], depth + 1
+    return depth
+
+
+def bare_key(key: str) -> str:
+    return key[len(THEN) * _depth(key) :]
+
+
+def _level(context: dict[str, Any], depth: int) -> dict[str, Any]:
+    """The parameters of the `depth`-th action of a chain, without their prefix."""
+    return {bare_key(k): v for k, v in context.items() if _depth(k) == depth}
+
+
+def _option_word(value: Any) -> str:
+    return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -14,6 +14,12 @@ class DruidsPresenter(GamePresenter):
     engine_name = "druids"
     render_table_fn = druids_render.render_table
     render_private_fn = druids_render.render_private
+    private_twins = {
+        "CardPlayed": "OwnCardPlayed",
+        "GemDiscarded": "OwnGemDiscarded",
+        "FollowerTaken": "OwnFollowerTaken",
+        "GemDrawn": "OwnGemDrawn",
+    }
 
     def kind_name(self, kind: str | None, locale: str) -> str:
         return "—" if kind is None else druids_render.kind_name(kind, locale)
@@ -28,14 +34,14 @@ class DruidsPresenter(GamePresenter):
             kind = view["places"][index]["kind"]
         return self.t("place", locale, number=index + 1, kind=self.kind_name(kind, locale))
 
-    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+    def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "card":
             return self.card_name(value, locale)
         if key == "place":
             return self.place_name(value, view, locale)
         if key == "number":
             return self.t("follower", locale, number=value)
-        return super().value_label(key, value, chosen, view, locale)
+        return super().part_label(key, value, chosen, view, locale)
 
     def event_params(
         self, event: Event, params: dict[str, Any], names: list[str], view: View, locale: str
@@ -53,7 +59,10 @@ class DruidsPresenter(GamePresenter):
             params["cards"] = ", ".join(
                 f"{self.card_name(c['card'], locale)} ({names[c['seat']]})" for c in event["cards"]
             )
+        if event["type"] == "GemDeckReshuffled":
+            params["count"] = event["size"]
         if event["type"] == "AmuletsDistributed":
+            params["count"] = event["amulets"]
             shares = [
                 self.t("share", locale, player=names[s["seat"]], follower=s["follower"], amulets=s["amulets"])
                 for s in event["shares"]

@@ -28,6 +28,7 @@ FACTION_NUMBER = {faction["id"]: faction["number"] for faction in D.FACTIONS}
 
 class RollForTheGalaxyPresenter(GamePresenter):
     engine_name = "roll_for_the_galaxy"
+    said_by = {"tile": "side"}  # "World: Alpha Centauri" names the tile already
     render_table_fn = rftg_render.render_table
     render_private_fn = rftg_render.render_private
 
@@ -89,11 +90,15 @@ class RollForTheGalaxyPresenter(GamePresenter):
 
     # --- choosing actions -----------------------------------------------------------------------------------
 
-    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+    def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "type":
             return self.t(f"type.{value}", locale)
         if key in DIE_KEYS:
-            return self.t("die_label", locale, die=self.die_name(value, locale))
+            label = self.t("die_label", locale, die=self.die_name(value, locale))
+            if "from" in chosen:  # the row it stands in tells it apart
+                return label
+            faces = self.faces_of(value, view, locale)
+            return f"{label} ({faces})" if faces else label
         if key in PHASE_KEYS:
             return self.phase_name(value, locale)
         if key == "good":
@@ -117,7 +122,14 @@ class RollForTheGalaxyPresenter(GamePresenter):
             return self.side_name(value, locale)
         if key == "buy_vp":
             return self.t(f"buy_vp.{'yes' if value else 'no'}", locale)
-        return super().value_label(key, value, chosen, view, locale)
+        return super().part_label(key, value, chosen, view, locale)
+
+    def faces_of(self, color: str, view: View, locale: str) -> str:
+        """The faces the viewer's rolled dice of a colour show: a die is chosen for what it shows."""
+        me = _my_seat(view) or {}
+        faces = [d["f"] for d in me.get("dice", []) if d.get("c") == color and d.get("f")]
+        names = [self.t(f"face.{f}", locale) for f in dict.fromkeys(faces) if self.has(f"face.{f}")]
+        return " / ".join(names)
 
     def start_label(self, tile: str, view: View | None, locale: str) -> str:
         dev = self.side_name(D.TILE_SIDES[tile]["development"], locale)
@@ -128,7 +140,7 @@ class RollForTheGalaxyPresenter(GamePresenter):
         world = self.side_name(D.TILE_SIDES[others[0]]["world"], locale)
         return self.t("start_pair", locale, dev=dev, world=world)
 
-    def action_text(self, action: Action, view: View, locale: str) -> str:
+    def single_action_text(self, action: Action, view: View, locale: str) -> str:
         kind = action["type"]
         params = {k: self.value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
         if kind == "reassign":
@@ -225,10 +237,6 @@ class RollForTheGalaxyPresenter(GamePresenter):
             variant = "TileCompleted_cup"
         elif kind == "AssignmentsRevealed" and event["extra_die"]:
             variant = "AssignmentsRevealed_extra"
-        elif (
-            kind in ("TilesDiscarded", "TilesScouted", "DiceGained", "TilesReturned") and event["count"] == 1
-        ):
-            variant = f"{kind}_one"
         if variant is None:
             return super().event_text(event, names, view, locale)
         params = {k: v for k, v in event.items() if k not in ("type", "private")}

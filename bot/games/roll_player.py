@@ -158,7 +158,7 @@ class RollPlayerPresenter(GamePresenter):
 
     # --- choosing actions -----------------------------------------------------------------------------------
 
-    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+    def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         kind = chosen.get("type")
         if key == "type":
             return self.t(f"type.{value}", locale) if self.has(f"type.{value}") else str(value)
@@ -202,7 +202,7 @@ class RollPlayerPresenter(GamePresenter):
             if isinstance(value, int):
                 return self.initiative_label(value, view, locale)
             name = self.card_name(value, locale)
-            if kind == "buy_card":
+            if kind == "buy_card" and "tokens" not in chosen:  # else the tokens' label tells the price
                 return self.t("card_price", locale, card=name, gold=self.price(view, value, True))
             return name
         if key == "card_type":
@@ -211,7 +211,7 @@ class RollPlayerPresenter(GamePresenter):
             card, discounts = self._buying(chosen, view)
             cost = self.price(view, card, discounts) if card in CARDS else value
             if value:
-                return self.t("tokens.some", locale, tokens=value, gold=max(cost - value, 0))
+                return self.t("tokens.some", locale, tokens=value, count=value, gold=max(cost - value, 0))
             return self.t("tokens.none", locale, gold=cost)
         if key == "delta":
             die = self._die_at(chosen.get("die"), view)
@@ -231,6 +231,20 @@ class RollPlayerPresenter(GamePresenter):
             return self.card_name(value, locale) if value else self.t("copy.none", locale)
         return str(value)
 
+    def suggestion_label(self, events: list[Event], locale: str) -> str:
+        rows: dict[str, list[str]] = {attr: [] for attr in ATTRIBUTES}
+        for e in events:
+            if e["type"] in ("StartDiePlaced", "DiePlaced"):
+                rows[e["row"]].append(self.die_label([e["colour"], e["value"]], locale))
+        placed = [
+            self.t("placed_short", locale, row=self.t(f"attr_short.{attr}", locale), die=", ".join(dice))
+            for attr, dice in rows.items()
+            if dice
+        ]
+        if not placed:
+            return super().suggestion_label(events, locale)
+        return self.t("suggested_dice", locale, dice=" · ".join(placed))
+
     @staticmethod
     def _die_at(pos: Any, view: View) -> list[Any] | None:
         seat = view.get("viewer")
@@ -240,7 +254,7 @@ class RollPlayerPresenter(GamePresenter):
         slot = int(pos[3]) - 1
         return row[slot] if 0 <= slot < len(row) else None
 
-    def action_text(self, action: dict[str, Any], view: View, locale: str) -> str:
+    def single_action_text(self, action: dict[str, Any], view: View, locale: str) -> str:
         kind = action["type"]
         params = {k: self.value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
         if kind == "buy_card":  # the price is in the tokens part already
@@ -283,7 +297,7 @@ class RollPlayerPresenter(GamePresenter):
         if kind in ("CardBought", "CardDiscarded", "GoldTaken", "GoldGained"):
             params["gold"] = gold or 0
         tokens = event.get("tokens")
-        params["tokens"] = self.t("tokens_suffix", locale, tokens=tokens) if tokens else ""
+        params["tokens"] = self.t("tokens_suffix", locale, tokens=tokens, count=tokens) if tokens else ""
         if "row" in event:
             params["row"] = self.attr_name(event["row"], locale)
             params["action"] = self.t(f"row_action.{ROW_ACTION.get(event['row'], 'flip')}", locale)

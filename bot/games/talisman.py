@@ -160,7 +160,7 @@ class TalismanPresenter(GamePresenter):
 
     # --- choosing actions -----------------------------------------------------------------------------------
 
-    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+    def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         return _short(self._value_label(key, value, chosen, view, locale))
 
     def _value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
@@ -188,7 +188,7 @@ class TalismanPresenter(GamePresenter):
         parts = [self.t(f"route.{part}", locale) for part in route.split("-")]
         return " → ".join(parts)
 
-    def action_text(self, action: Action, view: View, locale: str) -> str:
+    def single_action_text(self, action: Action, view: View, locale: str) -> str:
         params = {k: self._value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
         key = f"action.{action['type']}"
         if self.has(key):
@@ -328,6 +328,8 @@ class TalismanPresenter(GamePresenter):
             return ""
         step_key = f"step.{prompt['kind']}"
         step = self.t(step_key, locale) if self.has(step_key) else self.t("step.other", locale)
+        if prompt.get("dice"):  # a roll waiting to be kept or re-rolled: the choice depends on it
+            step += f" ({self.t('rolled', locale, dice=', '.join(str(d) for d in prompt['dice']))})"
         turn = self.t("turn_of", locale, player=self._player(view["seat"], names), round=view["round"])
         return f"{turn} — {self._player(prompt['seat'], names)}: {step}"
 

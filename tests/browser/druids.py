@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.chooser import Chosen, narrow
+from bot.chooser import Chosen, narrow, path_to
 from bot.service import GameService, Table
 from sandbox.model import Message
 from sandbox.server import DiscordSandbox
@@ -41,12 +41,13 @@ async def play_move(
     await click(str(table.record.board_message_id), f"table:turn:{game_id}")
     picker = _new_picker(sb, thread, user.id, before)
     path: list[int] = []
-    while not isinstance(step := narrow(actions, path), Chosen):
-        path.append(step.values.index(action.get(step.key)))
-        button = f"mv:{game_id}:{table.version}:{'.'.join(map(str, path))}"
+    full = path_to(actions, action)
+    while not isinstance(narrow(actions, path), Chosen):
+        path.append(full[len(path)])
+        button = f"mv:{game_id}:{table.choice_token(seat)}:{'.'.join(map(str, path))}"
         if picker.component(button) is not None:
             await click(picker.id, button)
-            back = f"mv:{game_id}:{table.version}:{'.'.join(map(str, path[:-1]))}"
+            back = f"mv:{game_id}:{table.choice_token(seat)}:{'.'.join(map(str, path[:-1]))}"
             if detour and len(path) == 1 and picker.component(back) is not None:
                 detour = False
                 await click(picker.id, back)  # "Back": the first question again, on the same message
@@ -57,7 +58,7 @@ async def play_move(
         menu = next(
             s["custom_id"]
             for s in picker.selects()
-            if s["custom_id"].startswith(f"mvs:{game_id}:{table.version}:{parent}:")
+            if s["custom_id"].startswith(f"mvs:{game_id}:{table.choice_token(seat)}:{parent}:")
             and any(o["value"] == str(path[-1]) for o in s["options"])
         )
         await select(picker.id, menu, str(path[-1]))

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from bot.app import GameBot, build
-from bot.chooser import Chosen, Prompt, narrow
-from bot.service import Table
+from bot.chooser import Chosen, Prompt, narrow, path_to
+from bot.picker import offered
+from bot.service import Table, choices
 from bot.settings import Settings
 from sandbox.model import Channel, Guild, Message, User
 from sandbox.server import DiscordSandbox
@@ -139,18 +140,20 @@ class Harness:
         picker = opened.message
         assert picker is not None and picker.audience.kind == "ephemeral"
         seat = table.seat_of(int(user.id))
-        actions = table.engine.legal_actions(table.state, seat)
-        path: list[int] = []
-        while True:
-            step = narrow(actions, path)
-            if isinstance(step, Chosen):
-                if not path:  # the only thing to do: one button that does it
-                    await self.click(user, picker, f"mv:{table.id}:{table.choice_token(seat)}:")
-                break
-            assert isinstance(step, Prompt)
-            value = action.get(step.key)
-            path.append(step.values.index(value))
-            await self.choose(user, picker, table, path)
+        actions = offered(table, seat, choices(table, seat))
+        if action not in actions:
+            # The picker offers this move only chained with the mover's next one: play it alone by command,
+            # whose answer then says what was done.
+            index = choices(table, seat).index(action)
+            value = f"{table.choice_token(seat)}:{index}"
+            return (await self.slash(user, self.thread(table), "play move", {"action": value})).message
+        full = path_to(actions, action)
+        if not full:  # the only thing to do: one button that does it
+            assert isinstance(narrow(actions, []), Chosen)
+            await self.click(user, picker, f"mv:{table.id}:{table.choice_token(seat)}:")
+        for depth in range(1, len(full) + 1):
+            assert isinstance(narrow(actions, full[: depth - 1]), Prompt)
+            await self.choose(user, picker, table, full[:depth])
         return picker
 
     async def choose(self, user: User, picker: Message, table: Table, path: list[int]) -> None:

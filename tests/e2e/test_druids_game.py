@@ -150,7 +150,9 @@ async def test_rules_lookup_in_the_readers_language(tmp_path):
         public = await h.slash(alice, h.games, "rules", {"game": "druids", "topic": "end", "public": True})
         assert public.message.audience.kind == "public" and "highest mover" in public.message.text
         missing = await h.slash(alice, h.games, "rules", {"game": "druids", "topic": "chess openings"})
-        assert "no rules section" in missing.message.text
+        assert "Nothing in the Druids rules" in missing.message.text
+        asked = await h.slash(bob, h.games, "rules", {"game": "druids", "topic": "어떻게 이기나요"})
+        assert "가장 가까운" in asked.message.text
         assert h.sb.violations == []
 
 
@@ -160,7 +162,16 @@ async def test_bad_input_gets_a_clear_private_answer(tmp_path):
         bad = await h.slash(alice, h.games, "play new", {"game": "druids", "options": "speed"})
         assert bad.message.audience.kind == "ephemeral" and "name=value" in bad.message.text
         unknown = await h.slash(alice, h.games, "play new", {"game": "druids", "options": "speed=fast"})
-        assert "Unknown option" in unknown.message.text
+        assert "Unknown option" in unknown.message.text and "Druids has no options" in unknown.message.text
+        banana = await h.slash(
+            alice, h.games, "play new", {"game": "roll_player", "options": "variant=banana"}
+        )
+        assert "Unknown option" in banana.message.text and "short_game" in banana.message.text
+        offered = await h.sb.autocomplete(
+            alice, h.games, "play new", {"game": "roll_player", "options": "short"}, focused="options"
+        )
+        assert [c["value"] for c in offered] == ["short_game=true", "short_game=false"]
+        assert all("default" in c["name"] for c in offered)
         nothing = await h.slash(dave, h.games, "play move", {"action": "1:0"})
         assert "no running game" in nothing.message.text
         game_id = await open_lobby(h, ["alice", "bob"])

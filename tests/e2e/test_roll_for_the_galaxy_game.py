@@ -11,7 +11,7 @@ import random
 
 import pytest
 
-from bot.chooser import Chosen, Prompt, narrow
+from bot.chooser import Prompt, narrow, path_to
 from bot.games import presenter
 from engines.base import Action
 from engines.roll_for_the_galaxy import data as D
@@ -61,14 +61,11 @@ async def pick(h: Harness, user: User, picker: Message, game_id: int, action: Ac
     """Click through the picker to `action`."""
     table = await h.table(game_id)
     actions = table.engine.legal_actions(table.state, table.seat_of(int(user.id)))
-    path: list[int] = []
-    while True:
-        step = narrow(actions, path)
-        if isinstance(step, Chosen):
-            break
-        assert isinstance(step, Prompt)
-        path.append(step.values.index(action.get(step.key)))
-        await h.choose(user, picker, table, path)
+    full = path_to(actions, action)
+    for depth in range(1, len(full) + 1):
+        assert isinstance(narrow(actions, full[: depth - 1]), Prompt)
+        await h.choose(user, picker, table, full[:depth])
+    path = full
     if not path:  # the only thing to do: one button that does it
         await h.click(user, picker, f"mv:{game_id}:{h.token(table, user)}:")
 

@@ -1,0 +1,149 @@
+"""The picker's "Done: …" is written from the events of the committed move, so it names what happened: the die,
+value and row of a placement, the place (and its kind) that was scored, the roll that came up.
+
+Seeded random games of every engine are played through the picker (a random click at every step, chains split
+back into the engine's actions and applied in turn), and every confirmation is checked against the events."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from bot import i18n
+from bot.chooser import Chosen, narrow, picker_actions, split
+from bot.games import presenter
+from engines.base import visible_to
+from engines.druids.engine import COMPONENTS as DRUIDS_COMPONENTS
+from engines.roll_player.data import DICE
+
+NAMES = ["Ana", "Bo", "Cy", "Di"]
+
+
+def _pick(actions, rng: random.Random):
+    path: list[int] = []
+    while not isinstance(step := narrow(actions, path), Chosen):
+        path.append(rng.randrange(len(step.values)))
+    return step.action
+
+
+def _moves(engine_name: str, players: int, seed: int, limit: int):
+    """(seat, events of the committed move, the seat's view after it) for a seeded random game via the picker."""
+    game = presenter(engine_name)
+    engine = game.engine
+    rng = random.Random(seed)
+    state = engine.new_game(players, engine.validate_options({}), seed)
+    for _ in range(limit):
+        if engine.outcome(state) is not None:
+            return
+        seat = engine.to_act(state)[0]
+        picked = _pick(picker_actions(engine, state, seat), rng)
+        events = []
+        for part in split(picked):
+            assert seat in engine.to_act(state), (picked, part)
+            state, more = engine.apply(state, seat, part)
+            events += more
+        yield seat, events, engine.view(state, seat)
+
+
+def _own(events, seat):
+    seen = [e for e in events if visible_to(e, seat)]
+    return [e for e in seen if e.get("seat") == seat and not e.get("private")] or seen
+
+
+def _check_event_texts(game, seat, events, view, locale, text):
+    """Every event telling what the mover did is in the text (a public one as its private twin, if any)."""
+    told_privately = {e["type"] for e in events if e.get("private") and visible_to(e, seat)}
+    for event in _own(events, seat):
+        if game.private_twins.get(event["type"]) in told_privately:
+            event = next(e for e in events if e["type"] == game.private_twins[event["type"]])
+        said = game.event_text(event, NAMES, view, locale)
+        if said:
+            assert said in text, (event, said, text)
+
+
+@pytest.mark.parametrize("locale", ["en", "ko"])
+def test_roll_player_confirmations_name_the_dice_and_rows_that_moved(locale):
+    game = presenter("roll_player")
+    labels = {
+        game.die_label([colour["id"], value], locale): (colour["id"], value)
+        for colour in DICE["colours"]
+        for value in range(1, 7)
+    }
+    checked = 0
+    for seed in (1, 2):
+        for seat, events, view in _moves("roll_player", 2, seed, 500):
+            text = game.confirmation(events, NAMES, view, locale, seat)
+            assert text.startswith(i18n.t("chooser.done", locale, action="")), text
+            dice = set()
+            for event in events:
+                if "colour" in event and "value" in event:
+                    dice.add((event["colour"], event["value"]))
+                for key in ("taken", "given"):
+                    if event.get(key):
+                        dice.add(tuple(event[key]))
+                for die in event.get("dice", []):
+                    dice.add(tuple(die))
+            named = {labels[label] for label in labels if re.search(re.escape(label) + r"(?!\d)", text)}
+            assert named <= dice, (named, events, text)  # no die the move did not involve
+            for event in events:
+                if event["type"] in ("DiePlaced", "StartDiePlaced") and event["seat"] == seat:
+                    assert game.die_label([event["colour"], event["value"]], locale) in text, (event, text)
+                    assert game.attr_name(event["row"], locale) in text, (event, text)
+                    checked += 1
+            _check_event_texts(game, seat, events, view, locale, text)
+    assert checked > 10
+
+
+@pytest.mark.parametrize("locale", ["en", "es"])
+def test_druids_confirmations_name_the_place_as_it_was(locale):
+    game = presenter("druids")
+    kinds = [kind["id"] for kind in DRUIDS_COMPONENTS["gem_kinds"]]
+    scored = 0
+    for seed in (3, 4, 5):
+        for seat, events, view in _moves("druids", 3, seed, 400):
+            text = game.confirmation(events, NAMES, view, locale, seat)
+            places = {(e["place"], e.get("kind")) for e in events if "place" in e}
+            for number in range(len(view["places"])):
+                for kind in kinds:
+                    if game.place_name(number, view, locale, kind=kind) in text:
+                        assert (number, kind) in places, (number, kind, events, text)
+            for event in events:
+                if event["type"] == "ScoringRequested":
+                    assert game.place_name(event["place"], view, locale, kind=event["kind"]) in text
+                    scored += 1
+            _check_event_texts(game, seat, events, view, locale, text)
+    assert scored > 0
+
+
+@pytest.mark.parametrize("engine_name", ["roll_for_the_galaxy", "talisman"])
+def test_confirmations_tell_the_committed_events(engine_name):
+    game = presenter(engine_name)
+    rolls = 0
+    for seed in (6, 7):
+        for seat, events, view in _moves(engine_name, 2, seed, 400):
+            for locale in i18n.LOCALES:
+                text = game.confirmation(events, NAMES, view, locale, seat)
+                assert text.startswith(i18n.t("chooser.done", locale, action="")), text
+                _check_event_texts(game, seat, events, view, locale, text)
+            for event in events:
+                if engine_name == "talisman" and event["type"] == "DiceRolled" and event["seat"] == seat:
+                    text = game.confirmation(events, NAMES, view, "en", seat)
+                    assert all(str(d) in text for d in event["dice"]), (event, text)
+                    rolls += 1
+    assert engine_name != "talisman" or rolls > 5
+
+
+def test_a_move_told_to_others_keeps_the_movers_secrets():
+    game = presenter("druids")
+    told = 0
+    for seat, events, view in _moves("druids", 3, 8, 200):
+        summary = game.move_summary(events, NAMES, view, "en", seat)
+        for event in events:
+            if event.get("private") and "card" in event:
+                assert game.card_name(event["card"], "en") not in summary or any(
+                    e.get("card") == event["card"] and not e.get("private") for e in events
+                ), (event, summary)
+                told += 1
+    assert told > 20

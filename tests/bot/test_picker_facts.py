@@ -1,0 +1,107 @@
+"""Every picker step shows what its choice depends on, and chance results are shown as soon as they happen."""
+
+from __future__ import annotations
+
+from bot import i18n
+from bot.chooser import SUGGESTED, Chosen, Prompt, clicks, narrow, picker_actions, split
+from bot.games import presenter
+
+
+def _rolled_talisman():
+    game = presenter("talisman")
+    engine = game.engine
+    state = engine.new_game(2, engine.validate_options({}), 3)
+    seat = engine.to_act(state)[0]
+    state, events = engine.apply(state, seat, {"type": "roll_move"})
+    return game, engine, state, seat, events[0]["dice"][0]
+
+
+def test_talisman_shows_the_movement_roll_and_moves_in_one_more_click():
+    game, engine, state, seat, roll = _rolled_talisman()
+    view = engine.view(state, seat)
+    for locale in i18n.LOCALES:
+        assert game.t("rolled", locale, dice=roll) in game.status_text(view, ["Ana", "Bo"], locale)
+    offered = picker_actions(engine, state, seat)
+    moves = [a for a in offered if [p["type"] for p in split(a)] == ["accept_roll", "move"]]
+    assert moves, offered  # keeping the roll and moving are one choice
+    assert all(clicks(offered, a) == 1 for a in moves)
+    step = narrow(offered, [])
+    assert isinstance(step, Prompt)
+    labels = [game.value_label(step.key, v, step.chosen, view, "en") for v in step.values]
+    assert any("→" in label for label in labels), labels
+
+
+def test_roll_for_the_galaxy_dice_are_offered_with_the_faces_they_show():
+    game = presenter("roll_for_the_galaxy")
+    engine = game.engine
+    state = engine.new_game(2, engine.validate_options({"first_game": True}), 3)
+    seat = 0
+    view = engine.view(state, seat)
+    faces = {d["c"]: d["f"] for d in view["seats"][seat]["dice"]}
+    actions = engine.legal_actions(state, seat)
+    path: list[int] = []
+    seen = False
+    while isinstance(step := narrow(actions, path, limit=1), Prompt):
+        if step.key == "color":
+            for colour in step.values:
+                label = game.value_label("color", colour, step.chosen, view, "en")
+                assert game.t(f"face.{faces[colour]}", "en") in label, label
+            seen = True
+        path.append(0)
+    assert isinstance(step, Chosen) and seen
+
+
+def test_roll_player_starting_dice_go_in_one_click_as_suggested():
+    """The suggestion is the built-in player's placement of every starting die, labelled with the dice and rows
+    its events show, and applying its parts places exactly those dice."""
+    game = presenter("roll_player")
+    engine = game.engine
+    state = engine.new_game(3, engine.validate_options({}), 5)
+    while state["phase"] != "place_start":
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 1))
+    seat = engine.to_act(state)[0]
+    dice = len(engine.view(state, seat)["seats"][seat]["start_dice"])
+    offered = picker_actions(engine, state, seat)
+    plan = offered[0]
+    assert plan.get(SUGGESTED) and len(split(plan)) == dice >= 3
+    assert clicks(offered, plan) == 1
+    step = narrow(offered, [])
+    label = game.value_label(step.key, step.values[0], step.chosen, engine.view(state, seat), "en")
+    placed = []
+    for part in split(plan):
+        state, events = engine.apply(state, seat, part)
+        placed += [e for e in events if e["type"] == "StartDiePlaced"]
+    assert placed == [e for e in plan[SUGGESTED] if e["type"] == "StartDiePlaced"]
+    for event in placed:
+        assert game.die_label([event["colour"], event["value"]], "en") in label
+        assert game.t(f"attr_short.{event['row']}", "en") in label
+    assert not engine.view(state, seat)["seats"][seat]["start_dice"]
+
+
+def test_every_picker_step_of_every_game_can_be_told_apart():
+    """Through seeded playouts with the picker as offered (joint steps, chains, suggestions): every step has a
+    question, and its options have distinct labels short enough for a select menu, in every language."""
+    import random
+
+    for name in ("druids", "roll_player", "roll_for_the_galaxy", "talisman"):
+        game = presenter(name)
+        engine = game.engine
+        rng = random.Random(4)
+        state = engine.new_game(3, engine.validate_options({}), 4)
+        for _ in range(150):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            offered = picker_actions(engine, state, seat)
+            view = engine.view(state, seat)
+            path: list[int] = []
+            while isinstance(step := narrow(offered, path), Prompt):
+                for locale in i18n.LOCALES:
+                    assert game.prompt_text(step.key, locale)
+                    labels = [game.value_label(step.key, v, step.chosen, view, locale) for v in step.values]
+                    assert all(0 < len(label) <= 100 for label in labels), (name, locale, labels)
+                    assert len(set(labels)) == len(labels), (name, locale, step.key, labels)
+                path.append(rng.randrange(len(step.values)))
+            for part in split(step.action):
+                state, _ = engine.apply(state, seat, part)
