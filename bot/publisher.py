@@ -285,10 +285,10 @@ class Publisher:
         """A happening the service noted with the change (someone left, a deadline move, …), in words."""
         locale = table.record.locale
         params = {**_names(table), **note.get("params", {})}
-        if isinstance(params.get("action"), dict) and table.state is not None:
-            params["action"] = presenter(table.engine.name).action_text(
-                params["action"], table.view(None), locale
-            )
+        if "events" in params and table.state is not None:  # a move told from its committed public events
+            game = presenter(table.engine.name)
+            events, seat = params.pop("events"), params["seat"]
+            params["action"] = game.move_summary(events, table.names, table.view(None), locale, seat)
         return i18n.t(note["key"], locale, **params)
 
     # --- when Discord says no -------------------------------------------------------------------------------------

@@ -336,7 +336,9 @@ class GameService:
                 engine = get_engine(record.engine)
                 players = len(record.seats)
                 if players < engine.min_players:
-                    raise ServiceError("not_enough_players", min=engine.min_players, have=players)
+                    refusal = ServiceError("not_enough_players", min=engine.min_players, have=players)
+                    refusal.engine = engine.name  # the message names the game
+                    raise refusal
                 state = engine.new_game(players, engine.validate_options(record.options), record.seed)
                 record.state = engine.dump(state)
                 record.status = ACTIVE
@@ -521,8 +523,13 @@ class GameService:
             action = passing or table.engine.bot_action(table.state, seat, table.record.seed ^ table.version)
             # A reaction nobody took is simply passed; a missed turn is told on the board.
             silent = seat in table.engine.reaction_seats(table.state)
-            note = None if silent else ("game.deadline", {"name": table.names[seat], "action": action})
-            return await self._apply_and_commit(table, seat, SYSTEM_USER, action, note=note)
+            name = table.names[seat]
+
+            def told(events: list[Event]) -> tuple[str, dict[str, Any]] | None:
+                public = [e for e in events if "private" not in e]  # the board tells the move from these
+                return None if silent else ("game.deadline", {"name": name, "seat": seat, "events": public})
+
+            return await self._apply_and_commit(table, seat, SYSTEM_USER, action, note=told)
 
     async def act_for_demo(self, game_id: int, pace: timedelta) -> MoveResult:
         """A demo's next move, if it is due by now; the one after it is due `pace` later."""
@@ -546,8 +553,10 @@ class GameService:
         user_id: int,
         action: Action,
         extra: dict[str, Any] | None = None,
-        note: tuple[str, dict[str, Any]] | None = None,
+        note: Callable[[list[Event]], tuple[str, dict[str, Any]] | None] | None = None,
     ) -> MoveResult:
+        """Apply and commit one action; `note` makes, from the move's events, what the board should tell of it
+        (recorded in the same commit)."""
         assert table.state is not None
         before = table.engine.to_act(table.state)
         try:
@@ -555,7 +564,8 @@ class GameService:
         except IllegalAction as refusal:
             refusal.engine = table.engine.name
             raise
-        after = await self._commit_move(table, seat, user_id, action, events, state, extra, note)
+        told = note(events) if note else None
+        after = await self._commit_move(table, seat, user_id, action, events, state, extra, told)
         return MoveResult(after, seat, action, events, before)
 
     async def add_bot(self, game_id: int, user_id: int, name: str) -> Table:
