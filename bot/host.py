@@ -337,7 +337,8 @@ class GameHost:
         return clip("\n".join(lines))
 
     async def export(self, table: Table, locale: str) -> tuple[str, bytes]:
-        """A finished game's full record: replaying its moves from the seed gives the same final state."""
+        """A finished game's full record, with each move's stored state; the moves are replayed from the seed
+        through today's rules and the record says whether that replay reaches the stored final state."""
         if table.status != FINISHED or table.state is None:
             raise ServiceError("export_unfinished")
         moves = await self.service.moves(table.id)
@@ -355,6 +356,7 @@ class GameHost:
             "scores": outcome.scores,
             "winners": outcome.winners,
             "final_state": table.state,
+            "replay_matches": (await self.service.replay(table))[0] == table.state,
         }
         summary = i18n.t(
             "export.summary",

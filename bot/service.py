@@ -172,6 +172,8 @@ class GameService:
     # --- reading --------------------------------------------------------------------------------------------------
 
     async def get(self, game_id: int) -> Table:
+        if not 0 < game_id <= MAX_GAME_ID:  # a typed or forged id no database column could hold
+            raise ServiceError("game_not_found", game=min(game_id, MAX_GAME_ID + 1))
         async with self.sessions() as session:
             # The seats in the same query: one trip to the database instead of two.
             record = await session.get(Game, game_id, options=[joinedload(Game.seats)])
@@ -285,6 +287,7 @@ class GameService:
                 options=options,
                 seed=seed,
                 state=engine.dump(state),
+                first_state=engine.dump(state),
                 version=1,
                 created_at=now,
                 updated_at=now,
@@ -340,7 +343,7 @@ class GameService:
                     refusal.engine = engine.name  # the message names the game
                     raise refusal
                 state = engine.new_game(players, engine.validate_options(record.options), record.seed)
-                record.state = engine.dump(state)
+                record.state = record.first_state = engine.dump(state)
                 record.status = ACTIVE
                 record.version = 1
                 record.waiting_since = self.clock()
@@ -473,6 +476,7 @@ class GameService:
                     user_id=user_id,
                     action=action,
                     events=events,
+                    state_after=values["state"],
                     created_at=now,
                 )
             )
@@ -654,18 +658,31 @@ class GameService:
 
     # --- undo -----------------------------------------------------------------------------------------------------
 
-    async def replay(self, table: Table, upto: int | None = None) -> tuple[State, list[Move]]:
-        """Rebuild the state from the seed and the move log (undos remove the move they undid); returns the
-        state and the moves still in effect."""
-        moves = await self.moves(table.id)
+    @staticmethod
+    def _effective(moves: list[Move]) -> list[Move]:
+        """The moves still in effect: an undo removes the move it undid."""
         effective: list[Move] = []
         for move in moves:
-            if upto is not None and move.version > upto:
-                break
             if move.action.get("type") == UNDO:
                 effective.pop()
             else:
                 effective.append(move)
+        return effective
+
+    async def state_before(self, table: Table, effective: list[Move]) -> State:
+        """The stored state before the last move in effect: the one after the move before it, or as dealt.
+        Games from before snapshots were kept are rebuilt from the seed instead."""
+        earlier = effective[-2].state_after if len(effective) > 1 else table.record.first_state
+        if earlier is not None:
+            return table.engine.load(earlier)
+        before, _ = await self.replay(table, upto=effective[-1].version - 1)
+        return before
+
+    async def replay(self, table: Table, upto: int | None = None) -> tuple[State, list[Move]]:
+        """Rebuild the state from the seed and the move log (undos remove the move they undid); returns the
+        state and the moves still in effect. Only a check (export) and games without snapshots rely on it."""
+        moves = [m for m in await self.moves(table.id) if upto is None or m.version <= upto]
+        effective = self._effective(moves)
         engine = table.engine
         state = engine.new_game(
             len(table.seats), engine.validate_options(table.record.options), table.record.seed
@@ -684,13 +701,14 @@ class GameService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise ServiceError("not_a_player")
-            previous, effective = await self.replay(table)
+            previous = table.state
+            effective = self._effective(await self.moves(game_id))
             if not effective:
                 raise ServiceError("nothing_to_undo")
             last = effective[-1]
             if last.seat != seat:
                 raise ServiceError("undo_only_own_last_move")
-            before, _ = await self.replay(table, upto=last.version - 1)
+            before = await self.state_before(table, effective)
             free = not table.engine.reveals(before, previous, seat, last.events)
             others = [s.seat for s in table.seats if s.seat != seat and not s.is_bot]
             if free or not others:
@@ -722,12 +740,12 @@ class GameService:
             approvals = sorted({*request["approvals"], seat})
             others = {s.seat for s in table.seats if s.seat != request["seat"] and not s.is_bot}
             if others <= set(approvals):
-                _, effective = await self.replay(table)
+                effective = self._effective(await self.moves(game_id))
                 last = effective[-1]
                 if last.version != request["version"]:  # the game moved on: the request no longer applies
                     await self._set_undo_request(table, None)
                     raise ServiceError("stale")
-                before, _ = await self.replay(table, upto=last.version - 1)
+                before = await self.state_before(table, effective)
                 await self._undo(table, request["seat"], table.user_at(request["seat"]) or 0, last, before)
                 return await self.get(game_id), "undone"
             await self._set_undo_request(table, {**request, "approvals": approvals})
@@ -1066,6 +1084,7 @@ class Due:
 
 
 PING_LEVELS = ("all", "turns", "none")
+MAX_GAME_ID = 2**31 - 1
 SYSTEM_USER = 0  # the user id logged for moves the host made itself (bots, deadlines)
 UNDO = "undo"
 SETTINGS_COLUMNS = (

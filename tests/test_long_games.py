@@ -8,6 +8,7 @@ import pytest
 
 from bot.db import make_engine, make_sessionmaker, migrate
 from bot.service import ACTIVE, ARCHIVED, EXPIRED, GameService, ServiceError, only_passing
+from engines.base import IllegalAction
 from tests.lobbies import open_lobby
 
 
@@ -149,6 +150,39 @@ async def test_undo_of_a_move_that_revealed_nothing_is_immediate(service):
     assert undone.state == table.state and undone.version == played.table.version + 1
     moves = await service.moves(table.id)
     assert [m.action["type"] for m in moves] == ["play_card", "undo"]  # the log keeps both
+
+
+async def test_undo_restores_the_stored_state_even_after_the_games_data_changed(service, monkeypatch):
+    """A fix to a game's data (here: a different deal from the same seed) must not change a running game's past:
+    undo restores the state stored with the move log, and only the export's replay check notices the change."""
+    table = await druids(service)
+    state = table
+    for _ in range(3):  # a few moves, then Alice's own move to take back
+        seat = state.to_act()[0]
+        state = (
+            await service.act(table.id, 100 + seat, state.engine.bot_action(state.state, seat, state.version))
+        ).table
+    seat = state.to_act()[0]
+    before = state.state
+    played = await service.act(table.id, 100 + seat, state.engine.bot_action(before, seat, 1))
+    engine = played.table.engine
+    real_new_game = type(engine).new_game
+
+    def another_deal(self, players, options, seed):
+        return real_new_game(self, players, options, seed + 1)
+
+    monkeypatch.setattr(type(engine), "new_game", another_deal)
+    try:  # replaying the log through the changed data no longer reaches the same game (here it even breaks)
+        replayed = (await service.replay(played.table))[0]
+    except IllegalAction:
+        replayed = None
+    assert replayed != played.table.state
+    undone, outcome = await service.request_undo(table.id, 100 + seat)
+    assert outcome in ("undone", "asked")
+    if outcome == "asked":
+        for other in (s for s in range(3) if s != seat):
+            undone, outcome = await service.answer_undo(table.id, 100 + other, True)
+    assert outcome == "undone" and undone.state == before
 
 
 async def test_undo_after_a_draw_needs_everyone_elses_approval(service):

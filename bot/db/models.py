@@ -40,6 +40,7 @@ class Game(Base):
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     seed: Mapped[int] = mapped_column(BigInteger)
     state: Mapped[str | None] = mapped_column(Text)  # the engine's dump; None while in the lobby
+    first_state: Mapped[str | None] = mapped_column(Text)  # as dealt: what undoing the first move restores
     version: Mapped[int] = mapped_column(Integer, default=0)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
@@ -113,6 +114,9 @@ class Move(Base):
     user_id: Mapped[int] = mapped_column(BigInteger)
     action: Mapped[dict[str, Any]] = mapped_column(JSON)
     events: Mapped[list[Any]] = mapped_column(JSON)
+    # The state after this move, as stored: undo restores it instead of replaying (a later fix to a game's data
+    # cannot change or break a running game's past). None for moves logged before snapshots were kept.
+    state_after: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 

@@ -142,3 +142,18 @@ async def test_a_failed_dm_is_retried_without_posting_the_board_twice(tmp_path):
         assert after.record.shown_version == after.version
         assert len(h.sb.dms(bob)) == dms_before + 1
         assert len(boards(h, after)) == boards_before + 1
+
+
+async def test_an_abandoned_game_keeps_its_board_without_buttons_and_a_huge_id_is_just_not_found(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await started_druids(h)
+        table = await h.table(game_id)
+        board = h.board_message(table)
+        assert board.buttons()
+        await h.slash(h.users["alice"], h.thread(table), "play abandon", {"game": game_id})
+        after = await h.table(game_id)
+        assert after.status == "abandoned" and after.record.shown_version == after.version
+        assert h.board_message(after).buttons() == []
+        assert "abandoned by Alice" in h.board_message(after).text
+        huge = await h.slash(h.users["alice"], h.games, "play board", {"game": 2**62})
+        assert huge.message.audience.kind == "ephemeral" and "no longer exists" in huge.message.text
