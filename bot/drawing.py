@@ -53,6 +53,15 @@ def _draw(engine_name: str, seat: int | None, view: Any, names: list[str], local
     return game.render_table(view, names, locale) if seat is None else game.render_private(view, locale)
 
 
+def _draw_results(
+    engine_name: str, views: list[Any], names: list[str], winners: list[int], locale: str
+) -> bytes:
+    from render.results import game_results, score_series
+
+    title = presenter(engine_name).title(locale)
+    return game_results(views[-1], score_series(views), names, winners, locale, title)
+
+
 def _executor() -> ProcessPoolExecutor:
     global _pool
     if _pool is None:
@@ -79,6 +88,19 @@ async def draw(engine_name: str, seat: int | None, view: Any, names: list[str], 
     except BrokenProcessPool:  # a worker was killed (out of memory, by hand): start afresh, once
         shutdown()
         return await loop.run_in_executor(_executor(), _draw, *args)
+
+
+async def draw_results(
+    engine_name: str, views: list[Any], names: list[str], winners: list[int], locale: str
+) -> bytes:
+    """A finished game's results: each player's score by category and a chart of the scores over the game."""
+    loop = asyncio.get_running_loop()
+    args = (engine_name, views, names, winners, locale)
+    try:
+        return await loop.run_in_executor(_executor(), _draw_results, *args)
+    except BrokenProcessPool:
+        shutdown()
+        return await loop.run_in_executor(_executor(), _draw_results, *args)
 
 
 class Pictures:

@@ -19,6 +19,7 @@ import aiohttp
 import discord
 
 from bot import i18n
+from bot.drawing import draw_results
 from bot.games import presenter
 from bot.lobby import lobby_text
 from bot.private import PrivateMessages, version_mark
@@ -203,9 +204,12 @@ class Publisher:
             except discord.NotFound:  # someone deleted the board: post it again
                 pass
         found = await self._already_posted(channel, table) if table.id in self.unsure else None
+        files = [_file(png)]
+        if record.status == FINISHED:  # the last board carries the results: scores by category, and over time
+            files.append(await self.results_file(table, locale))
         try:
             message = found or await channel.send(
-                content, file=_file(png), view=view or discord.utils.MISSING, allowed_mentions=mentions
+                content, files=files, view=view or discord.utils.MISSING, allowed_mentions=mentions
             )
         except discord.Forbidden:
             in_thread = record.thread_id not in (None, record.channel_id)
@@ -217,6 +221,14 @@ class Publisher:
             old is not None and old != message.id
         ):  # the previous board keeps its picture but loses its buttons
             await _unless_gone(channel.get_partial_message(old).edit(view=None))
+
+    async def results_file(self, table: Table, locale: str) -> discord.File:
+        assert table.state is not None
+        outcome = table.engine.outcome(table.state)
+        assert outcome is not None
+        views = await self.service.public_history(table)
+        png = await draw_results(table.engine.name, views, table.names, outcome.winners, locale)
+        return discord.File(io.BytesIO(png), filename="results.png")
 
     async def _pinged(self, table: Table, newly: set[int]) -> list[int]:
         """Who the board mentions: people newly to act (unless they turned pings off), everyone at the end."""

@@ -678,6 +678,22 @@ class GameService:
         before, _ = await self.replay(table, upto=effective[-1].version - 1)
         return before
 
+    async def public_history(self, table: Table) -> list[View]:
+        """The public view as dealt and after every move still in effect, from the stored snapshots (a replay for
+        games from before snapshots were kept): what a score chart over the game is drawn from."""
+        effective = self._effective(await self.moves(table.id))
+        if table.record.first_state is None or any(m.state_after is None for m in effective):
+            state = table.engine.new_game(
+                len(table.seats), table.engine.validate_options(table.record.options), table.record.seed
+            )
+            views = [table.engine.view(state, None)]
+            for move in effective:
+                state, _ = table.engine.apply(state, move.seat, move.action)
+                views.append(table.engine.view(state, None))
+            return views
+        states = [table.record.first_state, *(m.state_after for m in effective)]
+        return [table.engine.view(table.engine.load(text), None) for text in states if text is not None]
+
     async def replay(self, table: Table, upto: int | None = None) -> tuple[State, list[Move]]:
         """Rebuild the state from the seed and the move log (undos remove the move they undid); returns the
         state and the moves still in effect. Only a check (export) and games without snapshots rely on it."""

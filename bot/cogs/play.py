@@ -408,7 +408,13 @@ class PlayCog(commands.Cog):
                     )
                 )
             text = "\n".join(lines)
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        if not tables:
+            await interaction.response.send_message(text[:2000], ephemeral=True)
+            return
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        # The newest game's results picture: scores by category and over the game.
+        latest = await self.host.publisher.results_file(tables[0], locale)
+        await interaction.followup.send(text[:2000], file=latest, ephemeral=True)
 
     join.autocomplete("game")(_game_autocomplete)
     leave.autocomplete("game")(_game_autocomplete)

@@ -123,12 +123,14 @@ async def test_a_whole_druids_game_with_refusals_dms_and_a_restart(tmp_path):
         final = h.board_message(table)
         assert "🏆" in final.text and all(name in final.text for name in ("Alice", "Bob", "Carol"))
         assert not final.interactive()
+        # The last board carries the results picture (scores by category, and over the game).
+        assert [a.filename for a in final.attachments] == ["board.png", "results.png"]
         assert h.restarts == 1
 
         # Privacy: hands and drawn cards only ever reached their owner.
         for message in sb.messages(thread) + sb.messages(h.games):
             if message.audience.kind == "public":
-                assert all(a.filename == "board.png" for a in message.attachments)
+                assert all(a.filename in ("board.png", "results.png") for a in message.attachments)
                 assert "You drew" not in message.text and "뽑았습니다" not in message.text
         for user in (alice, bob):
             assert all(m.audience.user_id == user.id for m in sb.dms(user))

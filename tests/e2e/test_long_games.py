@@ -114,6 +114,7 @@ async def test_bots_fill_seats_and_a_game_runs_to_the_end(tmp_path, database_url
         assert "alice" in stats.message.text.lower() and "1" in stats.message.text
         history = await h.slash(dave, h.games, "play history", {"user": alice.id})
         assert f"#{game_id}" in history.message.text
+        assert [a.filename for a in history.message.attachments] == ["results.png"]
         assert h.sb.violations == []
 
 
