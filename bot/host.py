@@ -217,10 +217,12 @@ class GameHost:
         locale = table.record.locale
         name = table.names[seat]
         table = await self.service.hand_to_bot(table.id, seat, i18n.t("bot.name", locale, number=seat + 1))
-        await interaction.response.send_message(
-            i18n.t("game.left", i18n.norm(str(interaction.locale)), name=name), ephemeral=True
-        )
-        await self.after_commit(table.id)
+        try:
+            await interaction.response.send_message(
+                i18n.t("game.left", i18n.norm(str(interaction.locale)), name=name), ephemeral=True
+            )
+        finally:  # what is committed is shown even if this answer fails
+            await self.after_commit(table.id)
 
     async def vote_out(self, interaction: discord.Interaction, table: Table, target_user: int) -> None:
         seat = table.seat_of(target_user)
@@ -240,8 +242,12 @@ class GameHost:
         public = table.record.locale
         name_for_bot = i18n.t("bot.name", public, number=seat + 1)
         table = await self.service.hand_to_bot(table.id, seat, name_for_bot, voted_out=True)
-        await interaction.response.send_message(i18n.t("game.voted_out", locale, name=name), ephemeral=True)
-        await self.after_commit(table.id)
+        try:
+            await interaction.response.send_message(
+                i18n.t("game.voted_out", locale, name=name), ephemeral=True
+            )
+        finally:  # what is committed is shown even if this answer fails
+            await self.after_commit(table.id)
 
     async def substitute(self, interaction: discord.Interaction, table: Table) -> None:
         user = interaction.user
@@ -251,8 +257,10 @@ class GameHost:
         assert seat is not None
         locale = i18n.norm(str(interaction.locale))
         text = i18n.t("game.substituted", locale, mention=user.mention, seat=seat + 1, old=old_names[seat])
-        await interaction.response.send_message(text, ephemeral=True)
-        await self.after_commit(table.id)  # the board says so; the seat's private view goes to the newcomer
+        try:
+            await interaction.response.send_message(text, ephemeral=True)
+        finally:  # the board says so and the seat's private view goes to the newcomer, whatever this answer does
+            await self.after_commit(table.id)
 
     # --- undo -----------------------------------------------------------------------------------------------------
 
@@ -264,10 +272,12 @@ class GameHost:
         locale = table.record.locale
         name = table.names[seat]
         if outcome == "undone":
-            await interaction.followup.send(
-                i18n.t("game.undone", i18n.norm(str(interaction.locale)), name=name), ephemeral=True
-            )
-            await self.after_commit(table.id)
+            try:
+                await interaction.followup.send(
+                    i18n.t("game.undone", i18n.norm(str(interaction.locale)), name=name), ephemeral=True
+                )
+            finally:  # what is committed is shown even if this answer fails
+                await self.after_commit(table.id)
             return
         others = [s for s in table.seats if s.seat != seat and not s.is_bot]
         text = i18n.t(
@@ -310,8 +320,10 @@ class GameHost:
             return
         mover = next(m for m in reversed(await self.service.moves(game_id)))
         text = i18n.t("game.undone", locale, name=table.names[mover.seat])
-        await interaction.response.edit_message(content=text, view=None)
-        await self.after_commit(table.id)
+        try:
+            await interaction.response.edit_message(content=text, view=None)
+        finally:  # what is committed is shown even if this answer fails
+            await self.after_commit(table.id)
 
     # --- the record -----------------------------------------------------------------------------------------------
 

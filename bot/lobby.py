@@ -88,10 +88,12 @@ class Lobby:
             names=", ".join(names),
             seconds=f"{seconds:g}",
         )
-        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
-        message = await interaction.original_response()
-        await self.service.set_messages(table.id, lobby_message_id=message.id)
-        await self.host.publisher.publish(table.id)
+        try:
+            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+            message = await interaction.original_response()
+            await self.service.set_messages(table.id, lobby_message_id=message.id)
+        finally:  # what is committed is shown even if this answer fails
+            await self.host.publisher.publish(table.id)
 
     async def public_locale(self, guild_id: int | None, guild_locale: Any, fallback: str) -> str:
         """Public posts use the server's chosen language, else the server's Discord language."""
@@ -138,11 +140,15 @@ class Lobby:
         table = await self.service.start(game_id, interaction.user.id)
         locale = table.record.locale
         starting = i18n.t("lobby.starting", locale, game=table.engine.title(locale), id=table.id)
-        if interaction.type == discord.InteractionType.component:  # the lobby's own Start button
-            await interaction.response.edit_message(content=f"{lobby_text(table)}\n\n{starting}", view=None)
-        else:
-            await interaction.response.send_message(starting, ephemeral=True)
-        await self.host.after_commit(table.id)
+        try:
+            if interaction.type == discord.InteractionType.component:  # the lobby's own Start button
+                await interaction.response.edit_message(
+                    content=f"{lobby_text(table)}\n\n{starting}", view=None
+                )
+            else:
+                await interaction.response.send_message(starting, ephemeral=True)
+        finally:  # what is committed is shown even if this answer fails
+            await self.host.after_commit(table.id)
 
     async def abandon(self, interaction: discord.Interaction, game_id: int) -> None:
         user = interaction.user
@@ -150,8 +156,10 @@ class Lobby:
             game_id, user.id, is_manager=is_manager(interaction), by=user.display_name
         )
         text = i18n.t("game.abandoned", table.record.locale, user=user.display_name)
-        await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
-        await self.host.publisher.publish(table.id)
+        try:
+            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+        finally:  # what is committed is shown even if this answer fails
+            await self.host.publisher.publish(table.id)
 
 
 def lobby_text(table: Table) -> str:
