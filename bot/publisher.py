@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import io
 import logging
+from datetime import timedelta
 from typing import Any
 
 import aiohttp
@@ -34,6 +35,7 @@ RECENT_MOVES = 6
 LOOK_BACK = 10  # recent messages searched for a post that may have gone through unseen
 THREAD_LIMIT = 160006  # Discord: the server has as many active threads as it may
 THREAD_EXISTS = 160004  # Discord: this message already has a thread
+HANDLER_GRACE = timedelta(seconds=5)
 TRANSIENT = (discord.DiscordServerError, asyncio.TimeoutError, aiohttp.ClientError)
 
 
@@ -95,8 +97,9 @@ class Publisher:
             await self.publish(game_id)
 
     async def publish_due(self) -> None:
-        """The clock's part: retries whose time has come."""
-        for game_id in await self.service.to_publish(self.service.clock()):
+        """The clock's part: retries whose time has come, and changes whose own publishing never ran (a handler
+        that died). A change is left to its handler for a few seconds, so the clock never races its answer."""
+        for game_id in await self.service.to_publish(self.service.clock() - HANDLER_GRACE):
             await self.publish(game_id)
 
     # --- showing one version --------------------------------------------------------------------------------------
