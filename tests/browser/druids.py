@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 
-from bot.chooser import Chosen, narrow, path_to
-from bot.service import GameService, Table
+from bot.chooser import Chosen, narrow, path_to, split
+from bot.picker import offered
+from bot.service import GameService, Table, choices
 from sandbox.model import Message
 from sandbox.server import DiscordSandbox
 from tests.e2e.test_druids_game import quick_policy
@@ -34,8 +35,11 @@ async def play_move(
     user = sb.world.user(player_to_move(sb, table))
     seat = table.seat_of(int(user.id))
     assert seat is not None
-    actions = table.engine.legal_actions(table.state, seat)
-    action = quick_policy(actions, table.engine.view(table.state, seat))
+    # What the picker offers (moves chained with the mover's next ones, a suggestion first): pick among those.
+    actions = offered(table, seat, choices(table, seat))
+    plain = [a for a in actions if len(split(a)) == 1] or [split(a)[0] for a in actions]
+    wanted = quick_policy(plain, table.engine.view(table.state, seat))
+    action = next(a for a in actions if split(a)[0] == wanted)
     thread = str(table.record.thread_id)
     before = {m.id for m in sb.messages(thread, viewer=user)}
     await click(str(table.record.board_message_id), f"table:turn:{game_id}")
