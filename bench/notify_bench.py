@@ -23,12 +23,17 @@ PLAYERS = ("alice", "bob", "dave")  # Carol's DMs are closed in the harness; the
 class Step:
     """What one move made Discord do."""
 
-    acting_before: set[int]
-    acting_after: set[int]
+    acting_before: dict[int, str]  # who must act (and is told), with the mark of their wait
+    acting_after: dict[int, str]
     round: int | None
+    new_stretch: bool  # the game moved into a new stretch of play (Roll for the Galaxy: a round's phases)
     thread_posts: int
     pings: Counter = field(default_factory=Counter)  # seat -> notifying mentions
     dms: Counter = field(default_factory=Counter)  # seat -> new direct messages
+
+    def newly(self) -> set[int]:
+        """Seats that began a new wait with this move."""
+        return {s for s, mark in self.acting_after.items() if self.acting_before.get(s) != mark}
 
 
 @dataclass
@@ -38,7 +43,7 @@ class Playthrough:
     start: Step
 
     def turn_changes(self) -> int:
-        return sum(1 for s in self.steps if s.acting_after - s.acting_before)
+        return sum(1 for s in self.steps if s.newly() or s.new_stretch)
 
     def per_turn(self, what: str) -> float:
         total = sum(
@@ -72,7 +77,7 @@ async def play(h, game: str, seed: int, moves: int) -> Playthrough:
     await h.click(users[0], lobby, f"lobby:start:{game_id}")
     table = await h.table(game_id)
     thread = h.thread(table)
-    start = _step(sb, users, seat_of, thread, before, set(), set(table.to_act()), _round(table))
+    start = _step(sb, users, seat_of, thread, before, {}, table.acting, _round(table), True)
     steps = []
     for number in range(moves):
         if table.status != "active":
@@ -80,12 +85,15 @@ async def play(h, game: str, seed: int, moves: int) -> Playthrough:
         seat = table.to_act()[0]
         action = table.engine.bot_action(table.state, seat, seed + number)
         before = _snapshot(sb, users, thread)
-        acting_before = set(table.to_act())
+        acting_before = table.acting
+        stretch = table.engine.notice_stretch(table.state)
         result = await h.service.act(game_id, int(users[seat].id), action)
         await h.bot.host.after_commit(game_id)
         table = result.table
+        new_stretch = stretch is not None and table.engine.notice_stretch(table.state) != stretch
+        after = table.acting
         steps.append(
-            _step(sb, users, seat_of, thread, before, acting_before, set(table.to_act()), _round(table))
+            _step(sb, users, seat_of, thread, before, acting_before, after, _round(table), new_stretch)
         )
     return Playthrough(game, steps, start)
 
@@ -99,10 +107,10 @@ def _snapshot(sb, users, thread=None) -> tuple[set[str], dict[str, int]]:
     return posts, {u.id: len(sb.dms(u)) for u in users}
 
 
-def _step(sb, users, seat_of, thread, before, acting_before, acting_after, round_) -> Step:
+def _step(sb, users, seat_of, thread, before, acting_before, acting_after, round_, new_stretch) -> Step:
     posts, dms = before
     new_posts = [m for m in sb.messages(thread) if m.id not in posts and m.audience.kind == "public"]
-    step = Step(acting_before, acting_after, round_, len(new_posts))
+    step = Step(acting_before, acting_after, round_, new_stretch, len(new_posts))
     for message in new_posts:
         for user_id in message.pinged_ids:
             if user_id in seat_of:
@@ -139,13 +147,16 @@ def run(moves: int = 150) -> list[Playthrough]:
             f"{p.per_turn('dms'):.2f} | {p.per_turn('thread_posts'):.2f} |"
         )
     galaxy = next(p for p in results if p.game == "roll_for_the_galaxy")
-    rounds = galaxy.per_round()
+    everything = galaxy.per_round()
+    rounds = {
+        n: everything[n] for n in sorted(everything)[1:-1]
+    }  # whole rounds: not the set-up's, not the last
     if rounds:
         most_pings = [max(r["pings"].values(), default=0) for r in rounds.values()]
         most_dms = [max(r["dms"].values(), default=0) for r in rounds.values()]
         posts = [r["posts"] for r in rounds.values()]
         print(
-            f"Roll for the Galaxy, {len(rounds)} rounds: most pings one player got in a round "
+            f"Roll for the Galaxy, {len(rounds)} whole rounds: most pings one player got in a round "
             f"{max(most_pings)} (median {statistics.median(most_pings):g}; goal ≤ 2), most DMs {max(most_dms)} "
             f"(median {statistics.median(most_dms):g}; goal ≤ 3), new thread messages per round at most "
             f"{max(posts)} (median {statistics.median(posts):g}; goal ≤ 3)"

@@ -186,6 +186,10 @@ class Publisher:
         channel = self.client.get_partial_messageable(record.thread_id or record.channel_id)
         reacting = set(table.engine.reaction_seats(table.state)) if table.state is not None else set()
         newly = self._newly_told(table) - reacting  # a chance to react is offered by DM, never announced
+        # A seat joining a stretch others were already told about (a later phase of the same round) is told by
+        # its DM and the edited board; only a new stretch of play earns a new board message with pings.
+        announced = set(table.told.values())
+        newly = {seat for seat in newly if table.acting[seat] not in announced}
         pinged = await self._pinged(table, newly)
         demo = record.demo_move_at is not None
         new_message = (
