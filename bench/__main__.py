@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 
-from bench import engines_bench, render_bench, storage_bench
+from bench import engines_bench, render_bench, storage_bench, strength_bench
 from bench.common import machine
 
 
@@ -14,6 +14,8 @@ def main() -> None:
     engines_bench.run(games=3 if quick else 10)
     render_bench.run(repeat=5 if quick else 20)
     storage_bench.run(count=60 if quick else 400)
+    # The full strength bench is the 200 games per setting at the default budget: hours, not minutes.
+    strength_bench.run(games=2, budget=40, round_cap=60) if quick else strength_bench.run()
     try:
         from bench import load_bench
     except ImportError:

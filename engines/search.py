@@ -19,6 +19,7 @@ from engines.base import Action, Engine, IllegalAction, State
 from engines.rng import Rng
 
 MAX_CANDIDATES = 8  # the easy player's best few; more would split a small budget too thinly
+MIN_DEPTH = 2
 
 
 def search(engine: Engine, state: State, seat: int, seed: int, budget: int) -> Action:
@@ -31,6 +32,8 @@ def search(engine: Engine, state: State, seat: int, seed: int, budget: int) -> A
     counts = [0] * len(candidates)
     alive = list(range(len(candidates)))
     rounds = max(1, math.ceil(math.log2(len(candidates))))
+    # Each round tries every live candidate at least once, so a small budget buys shorter look-aheads.
+    depth = max(MIN_DEPTH, min(engine.search_depth, budget // (2 * rounds * len(candidates))))
     spent = 0
     for round_index in range(rounds):
         round_end = budget * (round_index + 1) // rounds
@@ -39,7 +42,7 @@ def search(engine: Engine, state: State, seat: int, seed: int, budget: int) -> A
             world = engine.shuffle_hidden(state, seat, rng.next_u64())
             future = rng.next_u64()
             for i in alive:
-                value, moves = _playout(engine, world, seat, candidates[i], future)
+                value, moves = _playout(engine, world, seat, candidates[i], future, depth)
                 totals[i] += value
                 counts[i] += 1
                 spent += moves
@@ -66,8 +69,10 @@ def _candidates(engine: Engine, state: State, seat: int, actions: list[Action], 
     return [easy, *rng.shuffled(rest)[: MAX_CANDIDATES - 1]]
 
 
-def _playout(engine: Engine, world: State, seat: int, action: Action, future: int) -> tuple[float, int]:
-    """Play `action` in `world`, then every seat's easy choice for up to `engine.search_depth` moves: (how well
+def _playout(
+    engine: Engine, world: State, seat: int, action: Action, future: int, depth: int
+) -> tuple[float, int]:
+    """Play `action` in `world`, then every seat's easy choice for up to `depth` moves: (how well
     `seat` stands in [0, 1], moves simulated)."""
     try:
         state, _ = engine.apply(world, seat, action)
@@ -78,7 +83,7 @@ def _playout(engine: Engine, world: State, seat: int, action: Action, future: in
     rng = Rng(future)
     auto = engine.autoplayer
     moves = 1
-    for _ in range(engine.search_depth):
+    for _ in range(depth):
         if engine.outcome(state) is not None:
             break
         acting = engine.to_act(state)

@@ -49,6 +49,7 @@ class Druids(Engine):
     min_players = 2
     max_players = 4
     autoplayer = autoplayer
+    search_budget = 4000  # about 1.2 s per decision (bench: strength_bench)
     revealing_events = frozenset({"PlaceRevealed", "PlaceReplaced", "GemDeckReshuffled", "OwnGemDrawn"})
 
     # --- set-up ---------------------------------------------------------------------------------------------------

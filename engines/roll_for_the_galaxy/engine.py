@@ -41,6 +41,7 @@ class RollForTheGalaxy(Engine):
     min_players = 2
     max_players = 5
     autoplayer = autoplayer
+    search_budget = 6000  # about 1.2 s per decision (bench: strength_bench)
     options = (Option("first_game", False),)
 
     # --- set-up ---------------------------------------------------------------------------------------------

@@ -107,6 +107,7 @@ class RollPlayer(Engine):
     min_players = 1
     max_players = 4
     autoplayer = autoplayer
+    search_budget = 800  # about 1.3 s per decision (bench: strength_bench)
     options = (
         Option("class_choice", False),
         Option("fair_start", False),
