@@ -12,6 +12,7 @@ from typing import Any
 
 from engines.rng import Rng
 from engines.talisman.data import (
+    ADVENTURE,
     CHARACTERS,
     CROWN,
     INNER,
@@ -19,6 +20,7 @@ from engines.talisman.data import (
     OUTER,
     PLAIN_OF_PERIL,
     PORTAL,
+    PURCHASE,
     SENTINEL,
     SPACES,
     VALLEY,
@@ -29,12 +31,15 @@ Action = dict[str, Any]
 Char = dict[str, Any]
 
 SENTINEL_READY = 7  # Strength to cross the bridge against the Sentinel's 9 (with a Talisman race to win)
-PORTAL_READY = 7  # best stat to try the Portal of Power (two dice at or under it: 58 % at 7, 72 % at 8)
+PORTAL_READY = (
+    8  # best stat to try the Portal of Power (two dice at or under it: 72 % at 8; a miss costs a point)
+)
 INNER_LIFE = 4  # lives to set off through the inner region; below TURN_BACK_LIFE it turns back
 TURN_BACK_LIFE = 2
 LOW_LIFE = 2  # at or below this it looks for healing
 # Where a character heals for gold: the Village and the City (outer), the Castle (middle).
-HEALERS = (0, 12, 39)
+CASTLE = 39
+HEALERS = (0, 12, CASTLE)
 # Spaces not worth stopping on for their own sake (a loss of life or a turn more often than a gain).
 AVOID = {"tavern", "graveyard", "chapel", "desert", "black_knight", "chasm", "cursed_glade", "temple"}
 
@@ -106,7 +111,7 @@ def choose(view: dict[str, Any], actions: list[Action], rng: Rng) -> Action:
         if pick is not None:
             return pick
     if kind == "shop" and me is not None:
-        pick = _first(actions, "royal_heal", "heal")
+        pick = _shop(me, actions)
         if pick:
             return pick
     pick = _first(
@@ -173,7 +178,11 @@ def goal(me: Char) -> int | None:
         return SENTINEL if me["strength"] >= SENTINEL_READY and me["life"] > LOW_LIFE else None
     if space in MIDDLE:
         if has_talisman(me):
-            return PORTAL if power >= PORTAL_READY and me["life"] >= INNER_LIFE else None
+            if power < PORTAL_READY:
+                return None
+            if me["life"] < INNER_LIFE and me["gold"] > 0:
+                return CASTLE  # heal before the inner region
+            return PORTAL if me["life"] > LOW_LIFE else None
         return WARLOCK if me["quest"] is None else None
     return None
 
@@ -192,7 +201,7 @@ def _route(me: Char, actions: list[Action], rng: Rng) -> Action:
     target = goal(me)
     ready_in = me["strength"] >= SENTINEL_READY and me["life"] > LOW_LIFE
     ready_portal = (
-        has_talisman(me) and max(me["strength"], me["craft"]) >= PORTAL_READY and me["life"] >= INNER_LIFE
+        has_talisman(me) and max(me["strength"], me["craft"]) >= PORTAL_READY and me["life"] > LOW_LIFE
     )
 
     def score(action: Action) -> float:
@@ -244,7 +253,7 @@ def _inner_step(me: Char, actions: list[Action]) -> Action | None:
         return backs[0]
     if me["space"] == PLAIN_OF_PERIL and steps:
         inward = [a for a in steps if a["to"] in INNER]
-        if not has_talisman(me) or me["life"] < INNER_LIFE:
+        if not has_talisman(me) or me["life"] <= LOW_LIFE:
             out = [a for a in steps if a["to"] == PORTAL]
             if out:
                 return out[0]
@@ -276,3 +285,35 @@ def _progress(ch: Char | None) -> float:
         + (3.0 if has_talisman(ch) else 0.0)
         + 0.1 * ch["gold"]
     )
+
+
+def _passive(item: dict[str, Any]) -> dict[str, Any]:
+    entry = ADVENTURE.get(item["card"]) if item["origin"] == "a" else PURCHASE.get(item["card"])
+    return (entry or {}).get("passive", {})
+
+
+# What a shop's gold is best spent on once healed: a first weapon, then the best armour it has none of.
+ARMOUR_BUYS = ("armour", "shield", "helmet")
+
+
+def _shop(me: Char, actions: list[Action]) -> Action | None:
+    """Heal, then train the stat the race needs next, then arm: a weapon first, then armour."""
+    by_type: dict[str, list[Action]] = {}
+    for action in actions:
+        by_type.setdefault(action["type"], []).append(action)
+    heal = _first(actions, "royal_heal", "heal")
+    if heal:
+        return heal
+    if "train" in by_type:
+        want = "strength" if me["space"] in OUTER or me["strength"] >= me["craft"] else "craft"
+        return next((a for a in by_type["train"] if a["stat"] == want), by_type["train"][0])
+    buys = {a["item"]: a for a in by_type.get("buy", [])}
+    if not any("weapon" in _passive(i) for i in me["items"]):
+        for item in ("sword", "axe"):
+            if item in buys:
+                return buys[item]
+    if not any("armour" in _passive(i) for i in me["items"]):
+        for item in ARMOUR_BUYS:
+            if item in buys:
+                return buys[item]
+    return None
