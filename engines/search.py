@@ -6,7 +6,7 @@ player for every seat for a bounded number of moves, and judges where the seat s
 otherwise the game's `evaluate` of the seat's view squashed into (0, 1). Every candidate is tried on the same
 sampled positions with the same future (common random numbers), so the comparison between candidates is paired
 rather than drowned in the noise of the dice; sequential halving spends the budget on the candidates still in
-contention. The budget counts simulated moves, not seconds, so a decision is the same for the same seed on any
+contention, always keeping the easy choice, which another candidate must beat by a margin to replace. The budget counts simulated moves, not seconds, so a decision is the same for the same seed on any
 machine; the search reads the true state only through `shuffle_hidden`.
 """
 
@@ -18,8 +18,11 @@ from typing import Any
 from engines.base import Action, Engine, IllegalAction, State
 from engines.rng import Rng
 
-MAX_CANDIDATES = 8  # the easy player's best few; more would split a small budget too thinly
+MAX_CANDIDATES = 6  # the easy player's best few; more would split a small budget too thinly
 MIN_DEPTH = 2
+MARGIN = (
+    0.01  # an alternative must beat the easy choice by this much (in win-probability terms) to replace it
+)
 
 
 def search(engine: Engine, state: State, seat: int, seed: int, budget: int) -> Action:
@@ -28,13 +31,15 @@ def search(engine: Engine, state: State, seat: int, seed: int, budget: int) -> A
     candidates = _candidates(engine, state, seat, actions, Rng(rng.next_u64()))
     if len(candidates) == 1 or budget <= 0:
         return candidates[0]
-    totals = [0.0] * len(candidates)
-    counts = [0] * len(candidates)
+    # results[i][w]: how candidate i fared in sampled world w; candidate 0 (the easy choice) is never dropped, so
+    # every other candidate is judged against it on exactly the worlds both were tried in.
+    results: list[dict[int, float]] = [{} for _ in candidates]
     alive = list(range(len(candidates)))
     rounds = max(1, math.ceil(math.log2(len(candidates))))
     # Each round tries every live candidate at least once, so a small budget buys shorter look-aheads.
     depth = max(MIN_DEPTH, min(engine.search_depth, budget // (2 * rounds * len(candidates))))
     spent = 0
+    worlds = 0
     for round_index in range(rounds):
         round_end = budget * (round_index + 1) // rounds
         while True:
@@ -43,16 +48,22 @@ def search(engine: Engine, state: State, seat: int, seed: int, budget: int) -> A
             future = rng.next_u64()
             for i in alive:
                 value, moves = _playout(engine, world, seat, candidates[i], future, depth)
-                totals[i] += value
-                counts[i] += 1
+                results[i][worlds] = value
                 spent += moves
+            worlds += 1
             if spent >= round_end:
                 break
-        if len(alive) > 1 and round_index < rounds - 1:
-            alive.sort(key=lambda i: (-totals[i] / counts[i], i))
-            alive = sorted(alive[: max(1, (len(alive) + 1) // 2)])
-    best = max(alive, key=lambda i: (totals[i] / counts[i], -i))
+        if len(alive) > 2 and round_index < rounds - 1:
+            rivals = sorted(alive[1:], key=lambda i: (-_edge(results, i), i))
+            alive = [0, *sorted(rivals[: max(1, len(rivals) // 2)])]
+    best = max(alive, key=lambda i: (_edge(results, i) - (MARGIN if i else 0.0), -i))
     return candidates[best]
+
+
+def _edge(results: list[dict[int, float]], i: int) -> float:
+    """Candidate i's mean gain over the easy choice on the worlds both were tried in (0 for the easy choice)."""
+    shared = [w for w in results[i] if w in results[0]]
+    return sum(results[i][w] - results[0][w] for w in shared) / len(shared) if shared else 0.0
 
 
 def _candidates(engine: Engine, state: State, seat: int, actions: list[Action], rng: Rng) -> list[Action]:

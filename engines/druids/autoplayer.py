@@ -52,10 +52,17 @@ def choose(view: View, actions: list[Action], rng: Rng) -> Action:
 
 
 def evaluate(view: View) -> float:
-    """Where the viewer stands: its score against the best other's."""
+    """Where the viewer stands: its score against the best other's, with the open places as if scored now."""
+    seat = view["viewer"]
     scores = list(view["scores"])
-    mine = scores.pop(view["viewer"])
-    return (mine - max(scores, default=0)) / SCORE_SCALE
+    mine = scores.pop(seat)
+    # Amulets not yet scored count at half: each open place as if it were scored now.
+    pending = 0.0
+    for place, entry in enumerate(view["places"]):
+        if entry["kind"] and (entry["gems"] or entry["followers"]):
+            my_share, best_other = _place_outlook(view, place, seat)
+            pending += my_share - best_other
+    return (mine - max(scores, default=0) + 0.5 * pending) / SCORE_SCALE
 
 
 def _value(view: View, seat: int, action: Action) -> float:

@@ -294,10 +294,12 @@ def _passive(item: dict[str, Any]) -> dict[str, Any]:
 
 # What a shop's gold is best spent on once healed: a first weapon, then the best armour it has none of.
 ARMOUR_BUYS = ("armour", "shield", "helmet")
+# Fortune tellers worth a visit: the Village Mystic never takes anything away (the Enchantress may make a toad).
+SAFE_VISITS = ("mystic",)
 
 
 def _shop(me: Char, actions: list[Action]) -> Action | None:
-    """Heal, then train the stat the race needs next, then arm: a weapon first, then armour."""
+    """Heal, then train the stat the race needs next, see the Mystic, then arm: a weapon first, then armour."""
     by_type: dict[str, list[Action]] = {}
     for action in actions:
         by_type.setdefault(action["type"], []).append(action)
@@ -307,6 +309,9 @@ def _shop(me: Char, actions: list[Action]) -> Action | None:
     if "train" in by_type:
         want = "strength" if me["space"] in OUTER or me["strength"] >= me["craft"] else "craft"
         return next((a for a in by_type["train"] if a["stat"] == want), by_type["train"][0])
+    mystic = next((a for a in by_type.get("visit", []) if a["who"] in SAFE_VISITS), None)
+    if mystic:
+        return mystic
     buys = {a["item"]: a for a in by_type.get("buy", [])}
     if not any("weapon" in _passive(i) for i in me["items"]):
         for item in ("sword", "axe"):
