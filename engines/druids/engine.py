@@ -49,7 +49,7 @@ class Druids(Engine):
     min_players = 2
     max_players = 4
     autoplayer = autoplayer
-    search_budget = 4000  # about 1.2 s per decision on one idle core (strength_bench prints p50/p99)
+    search_budget = 4000  # about 1.3 s per decision on one idle core (strength_bench prints p50/p99)
     revealing_events = frozenset({"PlaceRevealed", "PlaceReplaced", "GemDeckReshuffled", "OwnGemDrawn"})
 
     # --- set-up ---------------------------------------------------------------------------------------------------

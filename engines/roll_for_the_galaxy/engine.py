@@ -41,7 +41,7 @@ class RollForTheGalaxy(Engine):
     min_players = 2
     max_players = 5
     autoplayer = autoplayer
-    search_budget = 6000  # about 1.2 s per decision on one idle core (strength_bench prints p50/p99)
+    search_budget = 6000  # about 1.3 s per decision on one idle core (strength_bench prints p50/p99)
     options = (Option("first_game", False),)
 
     # --- set-up ---------------------------------------------------------------------------------------------
