@@ -133,8 +133,9 @@ class Engine(ABC):
     # view, and optionally `evaluate(view) -> float` (how well the viewer stands, for the search player) and
     # `ranked(view, actions, rng) -> list[Action]` (best first, to narrow the search). None: random play.
     autoplayer: ClassVar[ModuleType | None] = None
-    # Total simulated moves the hard player spends on one decision (bounds its thinking time), and how many moves
-    # each of its look-aheads runs before the position is judged by `evaluate`.
+    # Simulated moves the hard player spends on one 2-player decision (bounds its thinking time; with more seats
+    # each move costs more, so the default budget shrinks in proportion), and the longest look-ahead before the
+    # position is judged by `evaluate`.
     search_budget: ClassVar[int] = 2000
     search_depth: ClassVar[int] = 40
 
@@ -145,7 +146,8 @@ class Engine(ABC):
 
         level "easy" asks the game's autoplayer for its heuristic choice from the seat's view; "hard" searches
         (engines.search) over positions consistent with that view, spending `budget` simulated moves (default
-        `search_budget`). Both are pure and give the same action for the same state, seat and seed."""
+        `search_budget`, scaled by 2 / seats). Both are pure and give the same action for the same state, seat
+        and seed."""
         from engines.rng import Rng
 
         actions = self.legal_actions(state, seat)
@@ -154,7 +156,9 @@ class Engine(ABC):
         if level == "hard":
             from engines.search import search
 
-            return search(self, state, seat, seed, self.search_budget if budget is None else budget)
+            if budget is None:
+                budget = self.search_budget * 2 // max(2, self.player_count(state))
+            return search(self, state, seat, seed, budget)
         if level != "easy":
             raise ValueError(f"unknown bot level {level!r}")
         if self.autoplayer is None:

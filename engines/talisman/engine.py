@@ -43,7 +43,7 @@ class Talisman(Engine):
     min_players = 2
     max_players = 6
     autoplayer = autoplayer
-    search_budget = 6000  # about 1.2 s per decision on one idle core (strength_bench prints p50/p99)
+    search_budget = 6000  # per 2-player decision; 4 players: 3000, ~0.75 s on one core (p99 ~1.5 s)
     conformance_cap = 1500
     # Public events that show what was hidden: a drawn card, a Spell leaving a hand.
     revealing_events = frozenset(
