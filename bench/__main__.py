@@ -14,8 +14,10 @@ def main() -> None:
     engines_bench.run(games=3 if quick else 10)
     render_bench.run(repeat=5 if quick else 20)
     storage_bench.run(count=60 if quick else 400)
-    # The full strength bench is the 200 games per setting at the default budget: hours, not minutes.
-    strength_bench.run(games=2, budget=40, round_cap=60) if quick else strength_bench.run()
+    if quick:
+        strength_bench.run(games=2, budget=40, round_cap=60)
+    else:  # the 200 seeded games per setting at the default budget: many hours on 2 cores
+        strength_bench.run()
     try:
         from bench import load_bench
     except ImportError:
