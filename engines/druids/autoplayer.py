@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from engines.base import Action, View
-from engines.druids.engine import card_number, distribute, gem_kind, is_follower
+from engines.druids.rules import card_number, distribute, gem_kind, is_follower
 from engines.rng import Rng
 
 UNKNOWN_FOLLOWER = 3.5  # the average number of a face-down follower
@@ -36,13 +36,33 @@ def _place_outlook(
     return mine_total, max(totals.values(), default=0)
 
 
-def choose(view: View, actions: list[Action], rng: Rng) -> Action:
+SCORE_SCALE = 8.0  # a lead this many steps on the track is judged about three wins in four
+
+
+def ranked(view: View, actions: list[Action], rng: Rng) -> list[Action]:
+    """The legal actions, best first; the seed breaks ties."""
     seat = view["viewer"]
-    scored: list[tuple[float, int, Action]] = []
-    for action in actions:
-        scored.append((_value(view, seat, action), rng.below(1000), action))
+    scored = [(_value(view, seat, action), rng.below(1000), action) for action in actions]
     scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
-    return scored[0][2]
+    return [action for _, _, action in scored]
+
+
+def choose(view: View, actions: list[Action], rng: Rng) -> Action:
+    return ranked(view, actions, rng)[0]
+
+
+def evaluate(view: View) -> float:
+    """Where the viewer stands: its score against the best other's, with the open places as if scored now."""
+    seat = view["viewer"]
+    scores = list(view["scores"])
+    mine = scores.pop(seat)
+    # Amulets not yet scored count at half: each open place as if it were scored now.
+    pending = 0.0
+    for place, entry in enumerate(view["places"]):
+        if entry["kind"] and (entry["gems"] or entry["followers"]):
+            my_share, best_other = _place_outlook(view, place, seat)
+            pending += my_share - best_other
+    return (mine - max(scores, default=0) + 0.5 * pending) / SCORE_SCALE
 
 
 def _value(view: View, seat: int, action: Action) -> float:

@@ -34,7 +34,7 @@ from engines.roll_player.data import (
     SOLO,
     class_ability,
 )
-from engines.roll_player.engine import (
+from engines.roll_player.rules import (
     ACTION_ROW,
     DIE_ACTION_TYPE,
     EFFECT_DIE_KIND,
@@ -806,7 +806,36 @@ def class_score(class_id: str, race: str) -> float:
     return sum(_row_value(class_id, mods[attr], attr, (), 0, (), 8) for attr in ATTRIBUTES)
 
 
+def ranked(view: View, actions: list[Action], rng: Rng) -> list[Action]:
+    """The legal actions, best first; the seed breaks ties."""
+    planner = Planner(view, actions)
+    keys = [(round(planner.score(a), 6), rng.below(1 << 20)) for a in actions]
+    return [actions[i] for i in sorted(range(len(actions)), key=lambda i: keys[i], reverse=True)]
+
+
 def choose(view: View, actions: list[Action], rng: Rng) -> Action:
     planner = Planner(view, actions)
     best = max(range(len(actions)), key=lambda i: (round(planner.score(actions[i]), 6), rng.below(1 << 20)))
     return actions[best]
+
+
+SOLO_PAR = 30.0  # expected stars of a middling solo character (an Adventurer rates from 28)
+STAR_SCALE = 3.0  # an expected lead of this many stars is judged about three wins in four
+
+
+def evaluate(view: View) -> float:
+    """Where the viewer stands: its expected final stars against the best other seat's (solo: against a fair
+    result, the expected stars themselves)."""
+    seats = view["seats"]
+    golds = [s["gold"] for s in seats]
+
+    def expect(index: int) -> float:
+        seat = seats[index]
+        if not seat["class"]:
+            return 0.0
+        return potential(seat, empty_slots(seat), view["solo"], golds[:index] + golds[index + 1 :])
+
+    mine = expect(view["viewer"])
+    if view["solo"]:
+        return (mine - SOLO_PAR) / STAR_SCALE
+    return (mine - max(expect(i) for i in range(len(seats)) if i != view["viewer"])) / STAR_SCALE

@@ -26,6 +26,7 @@ from typing import Any
 
 from engines.base import Action, Engine, Event, IllegalAction, Option, Outcome, Secret, State, View, clone
 from engines.rng import Rng
+from engines.roll_player import autoplayer
 from engines.roll_player.data import (
     ALIGNMENT_START,
     ALIGNMENTS,
@@ -44,25 +45,29 @@ from engines.roll_player.data import (
     SOLO,
     class_ability,
 )
+from engines.roll_player.rules import (
+    ACTION_ROW,
+    DIE_ACTION_TYPE,
+    EFFECT_DIE_KIND,
+    MARKET_DISCARD_GOLD,
+    MAX_HANDS,
+    PLACE_GOLD_DIE,
+    START_GOLD,
+    THIRD_BOX_GOLD,
+    can_move,
+    card_price,
+    filled_positions,
+    hands_used,
+    moved,
+    parse_position,
+    sheet_full,
+)
 from engines.roll_player.scoring import class_colour, score_seat, solo_rating
 
-START_GOLD = 5
+# Each level's cards: what a card still face down in the deck could be (the secrets the conformance suite varies).
 LEVEL_CARDS = {
     level: sorted(c for c, card in CARDS.items() if card["level"] == level)
     for level in {card["level"] for card in CARDS.values()}
-}
-PLACE_GOLD_DIE = 2
-THIRD_BOX_GOLD = 1
-MARKET_DISCARD_GOLD = 2
-MAX_HANDS = 2
-# Which row's action each attribute-action type is (for weapons that pay out on a row's action, and for Wizard).
-ACTION_ROW = {
-    "flip": "str",
-    "swap": "dex",
-    "adjust": "con",
-    "reroll": "int",
-    "alignment": "wis",
-    "discount": "cha",
 }
 ACTION_TYPES = {
     "choose_race",
@@ -99,62 +104,6 @@ ACTION_TYPES = {
 }
 # The decision points of a seat's own turn (the others are windows opened during another seat's turn).
 OWN_TURN = ("pick", "place", "action", "market")
-DIE_ACTION_TYPE = {"flip": "flip_die", "swap": "swap_dice", "adjust": "adjust_die", "reroll": "reroll_die"}
-EFFECT_DIE_KIND = {
-    "flip_die": "flip",
-    "swap_dice": "swap",
-    "adjust_die": "adjust",
-    "reroll_die": "reroll",
-    "move_die": "move",
-}
-
-
-def position(attr: str, slot: int) -> str:
-    return f"{attr}{slot + 1}"
-
-
-def parse_position(pos: Any) -> tuple[str, int] | None:
-    if not isinstance(pos, str) or len(pos) != 4 or pos[:3] not in ATTRIBUTES or not pos[3].isdigit():
-        return None
-    return pos[:3], int(pos[3]) - 1
-
-
-def can_move(token: int, direction: str | None) -> bool:
-    if direction is None:
-        return True
-    dr, dc = DIRECTIONS[direction]
-    return 0 <= token // 3 + dr < 3 and 0 <= token % 3 + dc < 3
-
-
-def moved(token: int, direction: str) -> int:
-    dr, dc = DIRECTIONS[direction]
-    return token + 3 * dr + dc
-
-
-def sheet_full(seat: dict[str, Any]) -> bool:
-    return all(len(seat["rows"][attr]) == SLOTS for attr in ATTRIBUTES)
-
-
-def filled_positions(seat: dict[str, Any]) -> list[str]:
-    return [position(attr, i) for attr in ATTRIBUTES for i in range(len(seat["rows"][attr]))]
-
-
-def hands_used(seat: dict[str, Any]) -> int:
-    return sum(CARDS[card]["hands"] for card in seat["cards"]["weapon"])
-
-
-def card_price(me: dict[str, Any], card: str, discounts: bool = True) -> int:
-    """What `card` costs this seat before discount tokens; Open Lock buys with no discount at all."""
-    cost = CARDS[card]["cost"]
-    if discounts:
-        ability = class_ability(me["class"])
-        if ability.get("kind") == "type_discount" and ability["card_type"] == CARDS[card]["type"]:
-            cost -= ability["amount"]
-        for weapon in me["cards"]["weapon"]:
-            effect = CARDS[weapon]["effect"]
-            if effect["kind"] == "purchase_discount":
-                cost -= effect["amount"]
-    return max(cost, 0)
 
 
 class RollPlayer(Engine):
@@ -162,6 +111,8 @@ class RollPlayer(Engine):
     titles = {"en": "Roll Player", "ko": "롤 플레이어", "es": "Roll Player"}
     min_players = 1
     max_players = 4
+    autoplayer = autoplayer
+    search_budget = 400  # per 2-player decision: ~0.6 s on one idle core, p99 ~1.4 s
     options = (
         Option("class_choice", False),
         Option("fair_start", False),
@@ -1245,11 +1196,6 @@ class RollPlayer(Engine):
                 "result": clone(state["result"]),
             }
         )
-
-    def bot_action(self, state: State, seat: int, seed: int) -> Action:
-        from engines.roll_player import autoplayer  # the autoplayer imports this module
-
-        return autoplayer.choose(self.view(state, seat), self.legal_actions(state, seat), Rng.from_seed(seed))
 
     def outcome(self, state: State) -> Outcome | None:
         result = state["result"]

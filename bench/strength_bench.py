@@ -1,0 +1,182 @@
+"""Built-in player strength: hard against easy in every game, over seeded games.
+
+For each game: 2 players (one hard, one easy, seats alternating) and 4 players (one hard against three easy, the
+hard seat rotating), win rates with 95 % Wilson intervals (a shared win counts as a share), and the hard player's
+thinking time per decision (p50/p99). Roll Player solo: the hard and the easy player's mean final score on the same
+seeds, and the paired difference with its 95 % interval. Talisman: four easy players with the default options,
+median game length in rounds and how games end (a character at the Crown, another ending, or the round cap).
+
+`python -m bench.strength_bench --games 200` is the full bench (the issue's sample size); the hard player's
+budget (simulated moves per decision) defaults to each engine's `search_budget`, which keeps a decision within
+about 2 s on one core of the machine it was measured on.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import statistics
+import time
+
+from bench.common import percentile
+from engines import all_engines
+from engines.base import Engine, State
+
+TALISMAN_ROUND_CAP = 200  # a bot game still going after this many rounds is stopped and counted as capped
+Z95 = 1.959964
+
+
+def wilson(wins: float, n: int) -> tuple[float, float]:
+    """The 95 % Wilson score interval of a proportion (wins may be fractional: shared wins)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    denom = 1 + Z95**2 / n
+    centre = (p + Z95**2 / (2 * n)) / denom
+    half = Z95 * math.sqrt(p * (1 - p) / n + Z95**2 / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: list[float]) -> tuple[float, float, float]:
+    """Mean and its 95 % normal interval."""
+    mean = statistics.fmean(values)
+    if len(values) < 2:
+        return mean, float("-inf"), float("inf")
+    half = Z95 * statistics.stdev(values) / math.sqrt(len(values))
+    return mean, mean - half, mean + half
+
+
+def play(
+    engine: Engine,
+    players: int,
+    levels: list[str],
+    seed: int,
+    budget: int | None,
+    think: list[float],
+    round_cap: int | None = None,
+) -> State:
+    """One seeded game with a level per seat; appends the hard seats' decision times to `think`."""
+    state = engine.new_game(players, engine.validate_options({}), seed)
+    moves = 0
+    while engine.outcome(state) is None:
+        if round_cap is not None and state.get("round", 0) > round_cap:
+            break
+        seat = engine.to_act(state)[0]
+        decision_seed = seed * 100_003 + moves
+        if levels[seat] == "hard" and len(engine.legal_actions(state, seat)) > 1:
+            start = time.perf_counter()
+            action = engine.bot_action(state, seat, decision_seed, level="hard", budget=budget)
+            think.append(time.perf_counter() - start)
+        else:
+            action = engine.bot_action(state, seat, decision_seed)
+        state, _ = engine.apply(state, seat, action)
+        moves += 1
+    return state
+
+
+def _share(engine: Engine, state: State, seat: int) -> float:
+    outcome = engine.outcome(state)
+    if outcome is None or seat not in outcome.winners:
+        return 0.0
+    return 1 / len(outcome.winners)
+
+
+def head_to_head(engine: Engine, players: int, games: int, budget: int | None, think: list[float]) -> str:
+    cap = TALISMAN_ROUND_CAP if engine.name == "talisman" else None
+    wins = 0.0
+    unfinished = 0
+    for game in range(games):
+        hard = game % players
+        levels = ["hard" if s == hard else "easy" for s in range(players)]
+        state = play(
+            engine, players, levels, seed=1000 * players + game, budget=budget, think=think, round_cap=cap
+        )
+        unfinished += engine.outcome(state) is None
+        wins += _share(engine, state, hard)
+    low, high = wilson(wins, games)
+    parity = 1 / players
+    capped = f", {unfinished} stopped at the round cap" if unfinished else ""
+    return f"hard wins {wins / games:6.1%} [{low:.1%}, {high:.1%}] (parity {parity:.0%}, n={games}{capped})"
+
+
+def solo(engine: Engine, games: int, budget: int | None, think: list[float]) -> str:
+    easy, hard = [], []
+    for game in range(games):
+        seed = 9000 + game
+        easy.append(engine.outcome(play(engine, 1, ["easy"], seed, budget, think)).scores[0])
+        hard.append(engine.outcome(play(engine, 1, ["hard"], seed, budget, think)).scores[0])
+    diff, low, high = mean_interval([h - e for h, e in zip(hard, easy, strict=True)])
+    return (
+        f"solo mean score: hard {statistics.fmean(hard):.1f}, easy {statistics.fmean(easy):.1f}; "
+        f"hard - easy {diff:+.1f} [{low:+.1f}, {high:+.1f}] (same seeds, n={games})"
+    )
+
+
+def talisman_race(engine: Engine, games: int, round_cap: int) -> str:
+    rounds, endings = [], {"crown": 0, "other": 0, "capped": 0}
+    for game in range(games):
+        state = play(engine, 4, ["easy"] * 4, 5000 + game, None, [], round_cap=round_cap)
+        rounds.append(state["round"])
+        if engine.outcome(state) is None:
+            endings["capped"] += 1
+        elif state["crown"]:
+            endings["crown"] += 1
+        else:
+            endings["other"] += 1
+    low, high = wilson(endings["crown"], games)
+    return (
+        f"4 easy bots, default options: median {statistics.median(rounds):.0f} rounds "
+        f"(p90 {percentile(rounds, 90):.0f}); Crown reached and game ended there {endings['crown']}/{games} "
+        f"[{low:.0%}, {high:.0%}], other ending {endings['other']}, stopped at {round_cap} rounds {endings['capped']}"
+    )
+
+
+def run(
+    games: int = 200,
+    budget: int | None = None,
+    only: list[str] | None = None,
+    round_cap: int = TALISMAN_ROUND_CAP,
+) -> None:
+    print("\n## Built-in players: hard against easy")
+    print(
+        f"(hard budget: {budget if budget is not None else 'each engine default'} simulated moves per decision)"
+    )
+    for engine in all_engines():
+        if only and engine.name not in only:
+            continue
+        think: list[float] = []
+        lines = []
+        if engine.min_players == 1:
+            lines.append(solo(engine, games, budget, think))
+        for players in (2, 4):
+            if engine.min_players <= players <= engine.max_players:
+                lines.append(f"{players} players: " + head_to_head(engine, players, games, budget, think))
+        if engine.name == "talisman":
+            lines.append(talisman_race(engine, games, round_cap))
+        default = engine.search_budget if budget is None else budget
+        if think:
+            timing = (
+                f"thinking p50 {statistics.median(think):.3f} s  p99 {percentile(think, 99):.3f} s "
+                f"(n={len(think)} decisions, budget {default})"
+            )
+        else:
+            timing = "thinking: no hard decisions"
+        print(f"{engine.name}: {timing}")
+        for line in lines:
+            print(f"  {line}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=200, help="seeded games per setting")
+    parser.add_argument("--budget", type=int, default=None, help="hard player's simulated moves per decision")
+    parser.add_argument("--game", action="append", help="only this game (repeatable)")
+    parser.add_argument(
+        "--round-cap", type=int, default=TALISMAN_ROUND_CAP, help="Talisman rounds before stop"
+    )
+    args = parser.parse_args()
+    run(games=args.games, budget=args.budget, only=args.game, round_cap=args.round_cap)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,78 @@
+"""Roll Player rule constants and seat helpers shared by the engine and its built-in player."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engines.roll_player.data import ATTRIBUTES, CARDS, DIRECTIONS, SLOTS, class_ability
+
+START_GOLD = 5
+PLACE_GOLD_DIE = 2
+THIRD_BOX_GOLD = 1
+MARKET_DISCARD_GOLD = 2
+MAX_HANDS = 2
+# Which row's action each attribute-action type is (for weapons that pay out on a row's action, and for Wizard).
+ACTION_ROW = {
+    "flip": "str",
+    "swap": "dex",
+    "adjust": "con",
+    "reroll": "int",
+    "alignment": "wis",
+    "discount": "cha",
+}
+DIE_ACTION_TYPE = {"flip": "flip_die", "swap": "swap_dice", "adjust": "adjust_die", "reroll": "reroll_die"}
+EFFECT_DIE_KIND = {
+    "flip_die": "flip",
+    "swap_dice": "swap",
+    "adjust_die": "adjust",
+    "reroll_die": "reroll",
+    "move_die": "move",
+}
+
+
+def position(attr: str, slot: int) -> str:
+    return f"{attr}{slot + 1}"
+
+
+def parse_position(pos: Any) -> tuple[str, int] | None:
+    if not isinstance(pos, str) or len(pos) != 4 or pos[:3] not in ATTRIBUTES or not pos[3].isdigit():
+        return None
+    return pos[:3], int(pos[3]) - 1
+
+
+def can_move(token: int, direction: str | None) -> bool:
+    if direction is None:
+        return True
+    dr, dc = DIRECTIONS[direction]
+    return 0 <= token // 3 + dr < 3 and 0 <= token % 3 + dc < 3
+
+
+def moved(token: int, direction: str) -> int:
+    dr, dc = DIRECTIONS[direction]
+    return token + 3 * dr + dc
+
+
+def sheet_full(seat: dict[str, Any]) -> bool:
+    return all(len(seat["rows"][attr]) == SLOTS for attr in ATTRIBUTES)
+
+
+def filled_positions(seat: dict[str, Any]) -> list[str]:
+    return [position(attr, i) for attr in ATTRIBUTES for i in range(len(seat["rows"][attr]))]
+
+
+def hands_used(seat: dict[str, Any]) -> int:
+    return sum(CARDS[card]["hands"] for card in seat["cards"]["weapon"])
+
+
+def card_price(me: dict[str, Any], card: str, discounts: bool = True) -> int:
+    """What `card` costs this seat before discount tokens; Open Lock buys with no discount at all."""
+    cost = CARDS[card]["cost"]
+    if discounts:
+        ability = class_ability(me["class"])
+        if ability.get("kind") == "type_discount" and ability["card_type"] == CARDS[card]["type"]:
+            cost -= ability["amount"]
+        for weapon in me["cards"]["weapon"]:
+            effect = CARDS[weapon]["effect"]
+            if effect["kind"] == "purchase_discount":
+                cost -= effect["amount"]
+    return max(cost, 0)
