@@ -192,7 +192,7 @@ async def test_a_four_player_game_with_private_assignments_by_dm(tmp_path):
             files = [a.filename for a in message.attachments] + [
                 f for v in message.history for f in v.get("attachments", [])
             ]
-            assert set(files) <= {"board.png"}
+            assert set(files) <= {"board.png", "results.png"}
             for text in versions:
                 assert not any(secret in text for secret in private_texts), text
         for user in (alice, bob, carol):

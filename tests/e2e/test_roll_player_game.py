@@ -64,7 +64,7 @@ def assert_nothing_private_in_public(h: Harness, people: list[User], dm_users: l
         for message in h.sb.messages(channel):
             if message.audience.kind != "public":
                 continue
-            assert all(a.filename == "board.png" for a in message.attachments), message.text
+            assert all(a.filename in ("board.png", "results.png") for a in message.attachments), message.text
             for old in message.history:
                 assert all(name == "board.png" for name in old.get("attachments", [])), old
     for user in people:

@@ -13,7 +13,6 @@ from __future__ import annotations
 import pytest
 
 from bot import i18n
-from bot.chooser import Chosen, narrow
 from bot.games import presenter
 from engines import get_engine
 from engines.base import visible_to
@@ -67,19 +66,9 @@ async def open_game(h: Harness, seed: int) -> int:
 
 
 async def play_by_picker(h: Harness, user, game_id: int, action: dict):
-    """The move picker, with the case the harness leaves out: a single legal action is one direct button."""
-    table = await h.table(game_id)
-    if not isinstance(
-        narrow(table.engine.legal_actions(table.state, table.seat_of(int(user.id))), []), Chosen
-    ):
-        return await h.play_through_chooser(user, game_id, action)
-    opened = await h.click(user, h.board_message(table), f"table:turn:{game_id}")
-    picker = opened.message
-    assert picker is not None and picker.audience.kind == "ephemeral"
-    button = f"mv:{game_id}:{h.token(table, user)}:"
-    assert picker.component(button) is not None, picker.text
-    await h.click(user, picker, button)
-    return picker
+    """The move picker (a forced move is one direct button; a move the picker only offers chained with the
+    next one is played alone by command)."""
+    return await h.play_through_chooser(user, game_id, action)
 
 
 async def test_a_whole_talisman_game_to_a_command_spell_victory(tmp_path):
@@ -178,7 +167,7 @@ async def test_a_whole_talisman_game_to_a_command_spell_victory(tmp_path):
         public = [m for m in sb.messages(thread) + sb.messages(h.games) if m.audience.kind == "public"]
         assert public
         for message in public:
-            assert all(a.filename == "board.png" for a in message.attachments)
+            assert all(a.filename in ("board.png", "results.png") for a in message.attachments)
             assert not any(text in message.text for text in private_texts)
         for user in users:
             assert all(m.audience.user_id == user.id for m in sb.dms(user))
