@@ -10,7 +10,7 @@ import yarl
 from discord import app_commands
 from discord.ext import commands
 
-from bot import i18n
+from bot import drawing, i18n
 from bot.db import make_engine, make_sessionmaker, migrate
 from bot.host import GameHost
 from bot.service import GameService
@@ -120,7 +120,9 @@ async def build(settings: Settings, clock=None, **client_options) -> GameBot:
     """Migrate the database and make a bot that is ready to `start`."""
     await migrate(settings.database_url)
     engine = make_engine(settings.database_url)
-    service = GameService(make_sessionmaker(engine), **({"clock": clock} if clock else {}))
+    service = GameService(
+        make_sessionmaker(engine), think=drawing.think, **({"clock": clock} if clock else {})
+    )
     if settings.discord_api_base:
         point_discord_at(settings.discord_api_base, settings.discord_gateway_url)
     if settings.shard_count:

@@ -1,4 +1,4 @@
-"""The host's pictures: drawn in worker processes, each distinct picture once, and only the newest board.
+"""The host's pictures (and hard built-in players' thinking): done in worker processes, each distinct picture once, and only the newest board.
 
 Pillow's drawing is Python code that holds the GIL, so drawing in a thread of the bot's own process stalls its
 event loop (acknowledgements came late under load). Renderers are pure functions of plain views, so a pool of
@@ -101,6 +101,26 @@ async def draw_results(
     except BrokenProcessPool:
         shutdown()
         return await loop.run_in_executor(_executor(), _draw_results, *args)
+
+
+def _think(engine_name: str, state: Any, seat: int, seed: int, level: str) -> Any:
+    from engines import get_engine
+
+    return get_engine(engine_name).bot_action(state, seat, seed, level=level)
+
+
+async def think(engine_name: str, state: Any, seat: int, seed: int, level: str) -> Any:
+    """The built-in player's move. A hard player searches for a second or two: that runs in a worker process, so
+    the event loop never waits on it; an easy one answers in a millisecond, here."""
+    if level == "easy":
+        return _think(engine_name, state, seat, seed, level)
+    loop = asyncio.get_running_loop()
+    args = (engine_name, state, seat, seed, level)
+    try:
+        return await loop.run_in_executor(_executor(), _think, *args)
+    except BrokenProcessPool:
+        shutdown()
+        return await loop.run_in_executor(_executor(), _think, *args)
 
 
 class Pictures:

@@ -110,9 +110,9 @@ class GameHost:
         await self.lobby.new_lobby(interaction, engine_name, options)
 
     async def start_demo(
-        self, interaction, engine_name: str, players: int | None, options: str | None
+        self, interaction, engine_name: str, players: int | None, options: str | None, level: str = "easy"
     ) -> None:
-        await self.lobby.start_demo(interaction, engine_name, players, options)
+        await self.lobby.start_demo(interaction, engine_name, players, options, level)
 
     async def lobby_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
         await self.lobby.lobby_action(interaction, action, game_id)

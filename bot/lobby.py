@@ -57,7 +57,12 @@ class Lobby:
         await self.service.set_messages(table.id, lobby_message_id=message.id)
 
     async def start_demo(
-        self, interaction: discord.Interaction, engine_name: str, players: int | None, options: str | None
+        self,
+        interaction: discord.Interaction,
+        engine_name: str,
+        players: int | None,
+        options: str | None,
+        level: str = "easy",
     ) -> None:
         """A game the built-in player plays in every seat, in its own thread (opened from this answer), one move
         every few seconds; anyone can follow it, and the host or a server manager stops it with /play abandon."""
@@ -67,7 +72,7 @@ class Lobby:
             check_hosting_allowed(interaction, settings, locale)
         public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale, locale)
         count = players or presenter(engine_name).engine.min_players
-        names = [i18n.t("bot.name", public_locale, number=n + 1) for n in range(count)]
+        names = [i18n.t(f"bot.name_{level}", public_locale, number=n + 1) for n in range(count)]
         seconds = self.host.demo_move_seconds
         table = await self.service.create_demo(
             engine_name=engine_name,
@@ -78,6 +83,7 @@ class Lobby:
             bot_names=names,
             raw_options=parse_options(options, locale),
             pace=timedelta(seconds=seconds),
+            level=level,
         )
         title = table.engine.title(public_locale)
         text = i18n.t(
@@ -106,11 +112,12 @@ class Lobby:
         user = interaction.user
         if action == "join":
             table = await self.service.join(game_id, user.id, user.display_name)
-        elif action == "bot":
+        elif action in ("bot", "hardbot"):
             current = await self.service.get(game_id)
             number = sum(1 for seat in current.seats if seat.is_bot) + 1
-            name = i18n.t("bot.name", current.record.locale, number=number)
-            table = await self.service.add_bot(game_id, user.id, name)
+            level = "hard" if action == "hardbot" else "easy"
+            name = i18n.t(f"bot.name_{level}", current.record.locale, number=number)
+            table = await self.service.add_bot(game_id, user.id, name, level)
         elif action == "leave":
             table = await self.service.leave(game_id, user.id)
         elif action == "abandon":

@@ -10,7 +10,7 @@ import asyncio
 import hashlib
 import json
 import secrets
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -71,6 +71,9 @@ class Table:
 
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.record.seats if s.user_id == user_id), None)
+
+    def seat_row(self, seat: int) -> Seat:
+        return next(s for s in self.record.seats if s.seat == seat)
 
     def user_at(self, seat: int) -> int | None:
         """The person holding `seat`, or None when the built-in player holds it."""
@@ -159,10 +162,12 @@ class GameService:
         sessions: async_sessionmaker[AsyncSession],
         clock: Callable[[], datetime] = utcnow,
         new_seed: Callable[[], int] = lambda: secrets.randbits(48),
+        think: Think | None = None,
     ) -> None:
         self.sessions = sessions
         self.clock = clock
         self.new_seed = new_seed
+        self.think = think or think_here
         self._locks: dict[int, asyncio.Lock] = {}
         self._settings: dict[int | None, GuildSettings] = {}
 
@@ -264,6 +269,7 @@ class GameService:
         bot_names: list[str],
         raw_options: dict[str, Any],
         pace: timedelta,
+        level: str = "easy",
     ) -> Table:
         """A game started at once with the built-in player in every seat; its first move is due in `pace`."""
         engine = _known_engine(engine_name)
@@ -297,7 +303,10 @@ class GameService:
                 acting=_stored(acting_after(engine, state, {}, 1)),
                 publish_at=now,
             )
-            record.seats = [Seat(seat=n, user_id=None, display_name=name) for n, name in enumerate(bot_names)]
+            record.seats = [
+                Seat(seat=n, user_id=None, display_name=name, bot_level=_level(level))
+                for n, name in enumerate(bot_names)
+            ]
             session.add(record)
         return await self.get(record.id)
 
@@ -514,7 +523,7 @@ class GameService:
             table = await self.get(game_id)
             if table.status != ACTIVE or table.state is None or seat not in table.to_act():
                 raise ServiceError("stale")
-            action = table.engine.bot_action(table.state, seat, table.record.seed ^ table.version)
+            action = await self._bot_choice(table, seat, table.seat_row(seat).bot_level)
             return await self._apply_and_commit(table, seat, SYSTEM_USER, action)
 
     async def act_on_deadline(self, game_id: int, seat: int) -> MoveResult:
@@ -523,8 +532,8 @@ class GameService:
             table = await self.get(game_id)
             if table.status != ACTIVE or table.state is None or seat not in table.to_act():
                 raise ServiceError("stale")
-            passing = table.engine.pass_action(table.state, seat)
-            action = passing or table.engine.bot_action(table.state, seat, table.record.seed ^ table.version)
+            level = (await self.settings_for(table.record.guild_id)).deadline_level
+            action = table.engine.pass_action(table.state, seat) or await self._bot_choice(table, seat, level)
             # A reaction nobody took is simply passed; a missed turn is told on the board.
             silent = seat in table.engine.reaction_seats(table.state)
             name = table.names[seat]
@@ -545,10 +554,17 @@ class GameService:
             if table.status != ACTIVE or due_at is None or as_utc(due_at) > now or not seats:
                 raise ServiceError("stale")  # not due yet, over, or another process moved it first
             assert table.state is not None
-            action = table.engine.bot_action(table.state, seats[0], table.record.seed ^ table.version)
+            action = await self._bot_choice(table, seats[0], table.seat_row(seats[0]).bot_level)
             return await self._apply_and_commit(
                 table, seats[0], SYSTEM_USER, action, {"demo_move_at": now + pace}
             )
+
+    async def _bot_choice(self, table: Table, seat: int, level: str) -> Action:
+        """The built-in player's move at `level`; a hard player thinks for a second or two, so `think` may run it
+        in a worker process."""
+        assert table.state is not None
+        seed = table.record.seed ^ table.version
+        return await self.think(table.engine.name, table.state, seat, seed, level)
 
     async def _apply_and_commit(
         self,
@@ -572,7 +588,7 @@ class GameService:
         after = await self._commit_move(table, seat, user_id, action, events, state, extra, told)
         return MoveResult(after, seat, action, events, before)
 
-    async def add_bot(self, game_id: int, user_id: int, name: str) -> Table:
+    async def add_bot(self, game_id: int, user_id: int, name: str, level: str = "easy") -> Table:
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
                 record = await self._lobby(session, game_id)
@@ -581,7 +597,9 @@ class GameService:
                 engine = get_engine(record.engine)
                 if len(record.seats) >= engine.max_players:
                     raise ServiceError("lobby_full", max=engine.max_players)
-                record.seats.append(Seat(seat=len(record.seats), user_id=None, display_name=name))
+                record.seats.append(
+                    Seat(seat=len(record.seats), user_id=None, display_name=name, bot_level=_level(level))
+                )
                 await self._touch(session, record)
             return await self.get(game_id)
 
@@ -596,6 +614,7 @@ class GameService:
                 note = ("game.voted_out" if voted_out else "game.left", {"name": target.display_name})
                 target.user_id = None
                 target.display_name = name
+                target.bot_level = (await self.settings_for(record.guild_id)).deadline_level
                 target.kick_votes = []
                 _forget_private_message(target)
                 record.version += 1  # buttons drawn for the old owner are now out of date
@@ -811,6 +830,7 @@ class GameService:
             idle_archive_days=30.0,
             lobby_expiry_hours=72.0,
             reaction_window_minutes=10.0,
+            deadline_level="easy",
         )
 
     async def update_settings(self, guild_id: int, **values: Any) -> GuildSettings:
@@ -1100,6 +1120,21 @@ class Due:
 
 
 PING_LEVELS = ("all", "turns", "none")
+BOT_LEVELS = ("easy", "hard")
+Think = Callable[[str, State, int, int, str], Awaitable[Action]]
+
+
+async def think_here(engine_name: str, state: State, seat: int, seed: int, level: str) -> Action:
+    """The built-in player's move, computed in this process (tests; the bot passes a worker-process version)."""
+    return get_engine(engine_name).bot_action(state, seat, seed, level=level)
+
+
+def _level(level: str) -> str:
+    if level not in BOT_LEVELS:
+        raise ServiceError("unknown_level", level=level[:20])
+    return level
+
+
 MAX_GAME_ID = 2**31 - 1
 SYSTEM_USER = 0  # the user id logged for moves the host made itself (bots, deadlines)
 UNDO = "undo"
@@ -1115,6 +1150,7 @@ SETTINGS_COLUMNS = (
     "idle_archive_days",
     "lobby_expiry_hours",
     "reaction_window_minutes",
+    "deadline_level",
 )
 
 

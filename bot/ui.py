@@ -170,6 +170,7 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View:
     )
     view.add_item(GameButton("lobby", "leave", table.id, i18n.t("lobby.leave", locale)))
     view.add_item(GameButton("lobby", "bot", table.id, i18n.t("lobby.add_bot", locale)))
+    view.add_item(GameButton("lobby", "hardbot", table.id, i18n.t("lobby.add_hard_bot", locale)))
     view.add_item(
         GameButton("lobby", "start", table.id, i18n.t("lobby.start", locale), discord.ButtonStyle.primary)
     )

@@ -8,7 +8,7 @@ import pytest
 
 from bot.db import make_engine, make_sessionmaker, migrate
 from bot.db.models import Move
-from bot.service import ABANDONED, ACTIVE, FINISHED, GameService, ServiceError
+from bot.service import ABANDONED, ACTIVE, FINISHED, GameService, ServiceError, think_here
 from engines.base import IllegalAction
 from tests.lobbies import open_lobby
 
@@ -272,4 +272,39 @@ async def test_a_demo_moves_at_its_own_pace_until_it_ends(database_url):
     assert table.status == FINISHED
     assert {m.user_id for m in await service.moves(table.id)} == {0}
     assert await service.demos_due(now[0] + pace) == []
+    await engine.dispose()
+
+
+async def test_built_in_players_think_at_their_seats_level(database_url):
+    """An easy bot, a hard bot, and the server's level for missed deadlines: each move asks for its level."""
+    engine = make_engine(database_url)
+    await migrate(database_url)
+    asked: list[tuple[int, str]] = []
+
+    async def think(engine_name, state, seat, seed, level):
+        asked.append((seat, level))
+        return await think_here(engine_name, state, seat, seed, "easy")  # the move itself: quick
+
+    service = GameService(make_sessionmaker(engine), new_seed=lambda: 1234, think=think)
+    await service.update_settings(7, deadline_level="hard")
+    lobby = await open_lobby(service, guild_id=7)
+    await service.add_bot(lobby.id, 100, "Easy one")
+    await service.add_bot(lobby.id, 100, "Hard one", "hard")
+    with pytest.raises(ServiceError):
+        await service.add_bot(lobby.id, 100, "Odd one", "legendary")
+    table = await service.start(lobby.id, 100)
+    assert [s.bot_level for s in table.seats] == ["easy", "easy", "hard"]
+    for _ in range(60):  # the people pass on deadlines, the bots move at their own levels
+        if table.status != "active":
+            break
+        seat = table.to_act()[0]
+        if table.user_at(seat) is None:
+            table = (await service.act_for_bot(table.id, seat)).table
+        else:
+            table = (await service.act_on_deadline(table.id, seat)).table
+    assert {level for seat, level in asked if seat == 2} == {"hard"}
+    assert {level for seat, level in asked if seat == 1} == {"easy"}
+    assert {level for seat, level in asked if seat == 0} == {
+        "hard"
+    }  # the server's level for missed deadlines
     await engine.dispose()

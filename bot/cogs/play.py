@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.games import presenter, presenters
 from bot.lobby import parse_options
-from bot.service import ACTIVE, FINISHED, LOBBY, PING_LEVELS, ServiceError
+from bot.service import ACTIVE, BOT_LEVELS, FINISHED, LOBBY, PING_LEVELS, ServiceError
 
 
 def _desc(key: str) -> _:
@@ -24,6 +24,10 @@ def _game_choices() -> list[app_commands.Choice[str]]:
         app_commands.Choice(name=_(p.title("en"), key=f"{name}.title"), value=name)
         for name, p in sorted(presenters().items())
     ]
+
+
+def _level_choices() -> list[app_commands.Choice[str]]:
+    return [app_commands.Choice(name=_desc(f"bot_level.{level}"), value=level) for level in BOT_LEVELS]
 
 
 def _most_players() -> int:
@@ -66,18 +70,23 @@ class PlayCog(commands.Cog):
 
     @play.command(name="demo", description=_desc("play.demo.description"))
     @app_commands.describe(
-        game=_desc("option.game"), players=_desc("option.players"), options=_desc("option.options")
+        game=_desc("option.game"),
+        players=_desc("option.players"),
+        options=_desc("option.options"),
+        level=_desc("option.bot_level"),
     )
-    @app_commands.choices(game=_game_choices())
+    @app_commands.choices(game=_game_choices(), level=_level_choices())
     async def demo(
         self,
         interaction: discord.Interaction,
         game: app_commands.Choice[str],
         players: app_commands.Range[int, 1, _most_players()] | None = None,
         options: str | None = None,
+        level: app_commands.Choice[str] | None = None,
     ):
         self._check_options(interaction, game.value, options)
-        await self.host.start_demo(interaction, game.value, players, options)
+        strength = level.value if level else "easy"
+        await self.host.start_demo(interaction, game.value, players, options, strength)
 
     @staticmethod
     def _check_options(interaction: discord.Interaction, game: str, options: str | None) -> None:

@@ -8,6 +8,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.cogs.play import _desc
+from bot.service import BOT_LEVELS
 
 
 class SettingsCog(commands.Cog):
@@ -29,12 +30,16 @@ class SettingsCog(commands.Cog):
         archive_days=_desc("option.archive_days"),
         lobby_hours=_desc("option.lobby_hours"),
         reaction_minutes=_desc("option.reaction_minutes"),
+        deadline_level=_desc("option.deadline_level"),
     )
     @app_commands.choices(
         locale=[
             app_commands.Choice(name=n, value=v)
             for n, v in (("English", "en"), ("한국어", "ko"), ("Español", "es"))
-        ]
+        ],
+        deadline_level=[
+            app_commands.Choice(name=_desc(f"bot_level.{level}"), value=level) for level in BOT_LEVELS
+        ],
     )
     async def settings(
         self,
@@ -50,6 +55,7 @@ class SettingsCog(commands.Cog):
         archive_days: app_commands.Range[float, 1.0, 365.0] | None = None,
         lobby_hours: app_commands.Range[float, 1.0, 720.0] | None = None,
         reaction_minutes: app_commands.Range[float, 0.5, 1440.0] | None = None,
+        deadline_level: app_commands.Choice[str] | None = None,
     ) -> None:
         reader = i18n.norm(str(interaction.locale))
         permissions = interaction.permissions
@@ -76,6 +82,8 @@ class SettingsCog(commands.Cog):
                 changes[name] = value
         if deadline is not None:
             changes["deadline_hours"] = deadline or None
+        if deadline_level is not None:
+            changes["deadline_level"] = deadline_level.value
         if host_role is not None:
             changes["host_role_id"] = None if host_role.is_default() else host_role.id
         if channel is not None:
@@ -105,5 +113,11 @@ class SettingsCog(commands.Cog):
             archive=current.idle_archive_days,
             expiry=current.lobby_expiry_hours,
         )
+        more = i18n.t(
+            "settings.more",
+            reader,
+            minutes=f"{current.reaction_window_minutes:g}",
+            level=i18n.t(f"bot_level.{current.deadline_level}", reader),
+        )
         header = i18n.t("settings.saved", reader) if changes else i18n.t("settings.title", reader)
-        await interaction.response.send_message(f"**{header}**\n{text}", ephemeral=True)
+        await interaction.response.send_message(f"**{header}**\n{text}\n{more}", ephemeral=True)

@@ -83,6 +83,8 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer)
     user_id: Mapped[int | None] = mapped_column(BigInteger, index=True)  # None: the built-in bot plays it
     display_name: Mapped[str] = mapped_column(String(100))
+    # How strong the built-in player is when it holds this seat: "easy" (heuristics) or "hard" (search).
+    bot_level: Mapped[str] = mapped_column(String(8), default="easy", server_default="easy")
     dms_closed: Mapped[bool] = mapped_column(Boolean, default=False)
     pings: Mapped[bool] = mapped_column(Boolean, default=True)
     reminders_sent: Mapped[int] = mapped_column(Integer, default=0)
@@ -155,3 +157,5 @@ class GuildSettings(Base):
     idle_archive_days: Mapped[float] = mapped_column(Float, default=30.0)
     lobby_expiry_hours: Mapped[float] = mapped_column(Float, default=72.0)
     reaction_window_minutes: Mapped[float] = mapped_column(Float, default=10.0)
+    # The built-in player's strength when it moves for someone who missed a deadline or left.
+    deadline_level: Mapped[str] = mapped_column(String(8), default="easy", server_default="easy")

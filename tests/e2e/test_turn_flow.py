@@ -75,3 +75,21 @@ async def test_a_reaction_window_closes_when_the_offered_seat_answers(tmp_path):
         newest = h.board_message(table)
         assert newest.pinged_ids == [alice.id]
         assert any("Your move" in m.text for m in h.sb.dms(alice))
+
+
+async def test_a_hard_built_in_player_from_the_lobby_thinks_off_the_event_loop(tmp_path):
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await h.click(alice, lobby, f"lobby:hardbot:{game_id}")
+        assert "Bot 1 (hard)" in lobby.text
+        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        table = await h.table(game_id)
+        assert [s.bot_level for s in table.seats] == ["easy", "hard"]
+        while table.status == "active" and table.to_act() == [0]:  # Alice plays her turn; then the bot plays
+            await h.play_through_chooser(alice, game_id, table.engine.legal_actions(table.state, 0)[0])
+            table = await h.table(game_id)
+        moves = await h.service.moves(game_id)
+        assert any(m.seat == 1 for m in moves)  # the hard bot moved (its search ran in a worker process)
+        assert table.to_act() == [0] or table.status != "active"
