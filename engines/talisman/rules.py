@@ -845,7 +845,8 @@ def a_window(state: State, p: Prompt, action: Action, events: list[Event]) -> No
     if w["m"] == "spell_cast":
         # A Counterspell negates the spell just cast.
         state["chars"][p["seat"]]["spells"].remove(spell)
-        countered = w["then"]["tasks"][0]["cast"] if w["then"] and w["then"]["t"] == "seq" else None
+        after = w["then"]["tasks"] if w["then"] and w["then"]["t"] == "seq" else []
+        countered = after[0].get("cast") if after else None
         if countered and countered["args"].get("undo"):
             push(state, countered["args"]["undo"])  # a countered Preservation: the life is lost after all
         finish_cast(
@@ -855,8 +856,12 @@ def a_window(state: State, p: Prompt, action: Action, events: list[Event]) -> No
         )
         caster = countered["seat"] if countered else state["seat"]  # no cast record: the Command Spell
         events.append({"type": "SpellCountered", "seat": p["seat"], "spell": w["spell"], "target": caster})
-        # Only the effect is lost: play goes on from where the spell was cast (the Command Spell: nothing).
-        w["then"] = {"t": "seq", "tasks": w["then"]["tasks"][1:]} if countered else None
+        # Only the effect is lost: play goes on from where the spell was cast (the Command Spell: nothing). A
+        # spell whose effect was immediate has nothing left to lose, and play goes on as it would have.
+        if countered:
+            w["then"] = {"t": "seq", "tasks": after[1:]}
+        elif not after:
+            w["then"] = None
         push(state, w)
         return
     if w["m"] == "life_loss":

@@ -225,6 +225,7 @@ SEEDED = [
     (4, {"choose_character": True, "starting_bonus": True, "inheritance": True}, 17),
     (5, {}, 28),
     (2, {"evade_hostile": True, "inheritance": True, "command_eased": True, "trophy_rate": 5}, 12),
+    (3, {}, 30),  # someone enslaved again at the Mines
 ]
 EVENT_SOURCES = ("engines/talisman/rules.py", "engines/talisman/engine.py")
 
@@ -235,7 +236,7 @@ def _seeded_moves():
     for players, options, seed in SEEDED:
         rng = random.Random(seed)
         state = ENGINE.new_game(players, options, seed)
-        for move in range(900):
+        for move in range(4000):  # to the end: the built-in players now race for the Crown
             if ENGINE.outcome(state) is not None:
                 break
             seat = rng.choice(ENGINE.to_act(state))

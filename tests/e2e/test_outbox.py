@@ -157,3 +157,28 @@ async def test_an_abandoned_game_keeps_its_board_without_buttons_and_a_huge_id_i
         assert "abandoned by Alice" in h.board_message(after).text
         huge = await h.slash(h.users["alice"], h.games, "play board", {"game": 2**62})
         assert huge.message.audience.kind == "ephemeral" and "no longer exists" in huge.message.text
+
+
+async def test_a_failed_board_edit_and_lobby_edit_are_retried(tmp_path):
+    """The other publishing paths: editing the board (a move within a turn) and the lobby message at the start."""
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await h.click(h.users["bob"], lobby, f"lobby:join:{game_id}")
+        lobby_edit = h.sb.inject_fault("PATCH", rf"/messages/{lobby.id}$", 503, count=1)
+        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        assert lobby_edit.hits
+        h.clock.advance(10 / 3600)
+        await h.tick()
+        table = await h.table(game_id)
+        assert f"<#{table.record.thread_id}>" in lobby.text  # the lobby points to the game's thread after all
+        board = h.board_message(table)
+        edit = h.sb.inject_fault("PATCH", rf"/messages/{board.id}$", 503, count=1)
+        await first_move(h, game_id)  # Alice's first play: her turn goes on, so the board is edited
+        after = await h.table(game_id)
+        assert after.to_act() == table.to_act() and edit.hits
+        assert f"v{after.version}" not in board.text and after.record.publish_at is not None
+        h.clock.advance(10 / 3600)
+        await h.tick()
+        assert f"v{after.version}" in board.text and (await h.table(game_id)).record.publish_at is None
