@@ -4,7 +4,16 @@ from __future__ import annotations
 
 import sys
 
-from bench import clicks_bench, clock_bench, engines_bench, notify_bench, render_bench, storage_bench
+from bench import (
+    clicks_bench,
+    clock_bench,
+    crash_bench,
+    engines_bench,
+    fuzz_bench,
+    notify_bench,
+    render_bench,
+    storage_bench,
+)
 from bench.common import machine
 
 
@@ -17,6 +26,8 @@ def main() -> None:
     storage_bench.run(count=60 if quick else 400)
     clock_bench.run(games=1_000 if quick else clock_bench.GAMES)
     notify_bench.run(moves=60 if quick else 300)
+    fuzz_bench.run(cases_wanted=100_000, seconds=60 if quick else 600)
+    crash_bench.run(kills=5 if quick else 100)
     try:
         from bench import load_bench
     except ImportError:
