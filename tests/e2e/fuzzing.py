@@ -23,7 +23,8 @@ from tests.e2e.harness import Harness
 
 GAMES = ("druids", "roll_player", "roll_for_the_galaxy", "talisman")
 USERS = ("alice", "bob", "carol", "dave", "erin")  # alice hosts and bob joins; erin is a manager
-TARGETS = ("lobby", "active", "abandoned", "missing")
+TARGETS = ("lobby", "active", "abandoned", "finished", "missing")
+HOSTS = TARGETS[:-1]  # the messages a forged component may sit on: each game's lobby message or board
 ECHO_LIMIT = 60  # longest run of a user's own text a reply may repeat (the bot clips at about 50)
 MAX_ID = 999_999_999  # the largest game id the component patterns allow (9 digits)
 
@@ -126,7 +127,7 @@ def cases(draw: st.DrawFn) -> Case:
     if kind == "autocomplete":
         command = draw(st.sampled_from(("play new", "play demo", "play move")))
         return Case(kind, user, target, (command, draw(st.sampled_from(GAMES)), draw(TEXT)))
-    on = draw(st.sampled_from(("lobby", "active", "abandoned")))  # the message carrying the component
+    on = draw(st.sampled_from(HOSTS))  # the message carrying the component
     if kind == "select":
         token = draw(TOKENS)
         path = draw(BAD_PATHS if token in ("own", "actor") else ANY_PATHS)
@@ -138,7 +139,7 @@ def cases(draw: st.DrawFn) -> Case:
             st.one_of(st.sampled_from(LOBBY_ACTIONS), st.from_regex(r"[a-z]{1,12}", fullmatch=True))
         )
         if action in LOBBY_ACTIONS[1:] and target in ("lobby", "active"):
-            target = draw(st.sampled_from(("abandoned", "missing")))  # where joining, leaving ... are refused
+            target = draw(st.sampled_from(("abandoned", "finished", "missing")))  # where joining, leaving ... are refused
         return Case(kind, user, target, ("lobby", on, action))
     if family == "table":
         action = draw(
@@ -160,7 +161,8 @@ class Outcome:
 
 
 class FuzzWorld:
-    """A lobby, a running game and an abandoned one, all Druids, on one harness; runs cases against them."""
+    """A lobby, a running game, an abandoned one and a finished one, all Druids, on one harness; runs cases
+    against them."""
 
     def __init__(self, h: Harness) -> None:
         self.h = h
@@ -171,7 +173,7 @@ class FuzzWorld:
 
     async def prepare(self) -> None:
         h, alice, bob = self.h, self.h.users["alice"], self.h.users["bob"]
-        for name in ("lobby", "active", "abandoned"):
+        for name in HOSTS:
             lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
             self.ids[name] = game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
             self.messages[name] = lobby
@@ -182,11 +184,28 @@ class FuzzWorld:
             self.messages[name] = h.board_message(await h.table(game_id))
         table = await h.table(self.ids["abandoned"])
         await h.slash(alice, h.thread(table), "play abandon", {"game": table.id})
+        await self._finish(self.ids["finished"])
         assert (await h.table(self.ids["abandoned"])).status == "abandoned"
         assert (await h.table(self.ids["active"])).status == "active" and not self.h.sb.violations
 
+    async def _finish(self, game_id: int) -> None:
+        """Play the game out quickly (the built-in player's moves straight through the service), then show the
+        final board."""
+        for step in range(5_000):
+            table = await self.h.table(game_id)
+            if table.status != "active":
+                break
+            seat = table.to_act()[0]
+            action = table.engine.bot_action(table.state, seat, step)
+            await self.h.service.act(game_id, table.user_at(seat), action)
+        await self.h.bot.host.after_commit(game_id)
+        await self.h.idle()
+        table = await self.h.table(game_id)
+        assert table.status == "finished" and table.record.shown_version == table.version
+        self.messages["finished"] = self.h.board_message(table)
+
     async def fingerprint(self) -> tuple:
-        tables = [await self.h.table(self.ids[name]) for name in ("lobby", "active", "abandoned")]
+        tables = [await self.h.table(self.ids[name]) for name in HOSTS]
         prints = tuple(
             (t.status, t.version, json.dumps(t.state, sort_keys=True, default=str), len(t.seats))
             for t in tables
@@ -207,7 +226,7 @@ class FuzzWorld:
         return "0" if seat is None else str(table.choice_token(seat))
 
     def _channel(self, case: Case) -> Channel:
-        if case.target in ("active", "abandoned"):
+        if case.target in ("active", "abandoned", "finished"):
             return self.h.sb.world.channels[self.messages[case.target].channel_id]
         return self.h.games
 
