@@ -24,6 +24,7 @@ USERS = ("alice", "bob", "carol", "dave", "erin")  # alice hosts and bob joins; 
 TARGETS = ("lobby", "active", "abandoned", "finished", "missing")
 HOSTS = TARGETS[:-1]  # the messages a forged component may sit on: each game's lobby message or board
 ECHO_LIMIT = 60  # longest run of a user's own text a reply may repeat (the bot clips at about 50)
+MARKDOWN = set("*_~|`")  # (a quote mark ">" is markdown only at the start of a line)
 MAX_ID = 999_999_999  # the largest game id the component patterns allow (9 digits)
 
 # Text a person might paste: markdown, mentions, option syntax, scripts and emoji, control characters.
@@ -136,10 +137,8 @@ def cases(draw: st.DrawFn) -> Case:
         action = draw(
             st.one_of(st.sampled_from(LOBBY_ACTIONS), st.from_regex(r"[a-z]{1,12}", fullmatch=True))
         )
-        if action in LOBBY_ACTIONS[1:] and target in ("lobby", "active"):
-            target = draw(
-                st.sampled_from(("abandoned", "finished", "missing"))
-            )  # where joining, leaving ... are refused
+        if action in LOBBY_ACTIONS[1:] and target in ("lobby", "active"):  # where they may be done
+            target = draw(st.sampled_from(("abandoned", "finished", "missing")))
         return Case(kind, user, target, ("lobby", on, action))
     if family == "table":
         action = draw(
@@ -310,9 +309,8 @@ class FuzzWorld:
         await self.h.idle()
         if self._restore is not None:
             message, components = self._restore
-            if (
-                sum(m.edit_count for m in self.messages.values()) == self._edits
-            ):  # the bot left it alone (an edit is judged below)
+            # Put the message back unless the bot edited it (which is judged below).
+            if sum(m.edit_count for m in self.messages.values()) == self._edits:
                 message.components = components
             self._restore = None
         harms += [f"bot request rejected: {v}" for v in self.h.sb.bot_violations()[violations:]]
@@ -323,6 +321,8 @@ class FuzzWorld:
             for text in typed:
                 if _echoes(text, message.content):
                     harms.append("a reply repeats more than 60 characters of the user's text")
+                if _unescaped(text, message.content):
+                    harms.append(f"a reply repeats the user's markdown unescaped: {message.content[:120]!r}")
         after = await self.fingerprint()
         public = [m for m in replies if m.audience.kind != "ephemeral"]
         if case.kind in ("new", "demo") and public:
@@ -339,6 +339,22 @@ class FuzzWorld:
             if edited_public:
                 harms.append(f"refused input edited a public message: {edited_public[0].content[:80]!r}")
         return Outcome(True, harms)
+
+
+def _unescaped(text: str, reply: str) -> bool:
+    """Some 8 characters of the user's text, with markdown in them, appear in the reply with that markdown live
+    (not preceded by a backslash)."""
+    for start in range(len(text) - 7):
+        window = text[start : start + 8]
+        marks = [n for n, c in enumerate(window) if c in MARKDOWN]
+        if not marks or sum(c.isalnum() for c in window) < 3:
+            continue
+        at = reply.find(window)
+        while at >= 0:
+            if all(at + n == 0 or reply[at + n - 1] != "\\" for n in marks):
+                return True
+            at = reply.find(window, at + 1)
+    return False
 
 
 def _echoes(text: str, reply: str) -> bool:
