@@ -111,6 +111,8 @@ def cases(draw: st.DrawFn) -> Case:
     kind = draw(st.sampled_from(("new", "demo", "move", "autocomplete", "click", "click", "click", "select")))
     user = draw(st.sampled_from(USERS))
     target = draw(st.sampled_from(TARGETS))
+    if target == "missing":
+        target = f"missing:{draw(st.one_of(st.integers(100_000, MAX_ID), st.just(MAX_ID)))}"
     if kind in ("new", "demo"):
         players = draw(st.one_of(st.none(), st.integers(1, 5))) if kind == "demo" else None
         return Case(kind, user, "games", (draw(st.sampled_from(GAMES)), draw(TEXT), players))
@@ -138,7 +140,7 @@ def cases(draw: st.DrawFn) -> Case:
             st.one_of(st.sampled_from(LOBBY_ACTIONS), st.from_regex(r"[a-z]{1,12}", fullmatch=True))
         )
         if action in LOBBY_ACTIONS[1:] and target in ("lobby", "active"):  # where they may be done
-            target = draw(st.sampled_from(("abandoned", "finished", "missing")))
+            target = draw(st.sampled_from(("abandoned", "finished", f"missing:{MAX_ID}")))
         return Case(kind, user, target, ("lobby", on, action))
     if family == "table":
         action = draw(
@@ -165,7 +167,7 @@ class FuzzWorld:
 
     def __init__(self, h: Harness) -> None:
         self.h = h
-        self.ids: dict[str, int] = {"missing": MAX_ID, "games": MAX_ID}
+        self.ids: dict[str, int] = {"games": MAX_ID}
         self.messages: dict[str, Message] = {}
         self._restore: tuple[Message, list] | None = None
         self._edits = 0
@@ -221,7 +223,7 @@ class FuzzWorld:
     async def _token(self, case: Case, spec: str) -> str:
         if spec not in ("own", "actor"):
             return spec
-        if case.target == "missing":
+        if case.target not in self.ids:
             return "0"
         table = await self.h.table(self.ids[case.target])
         seat = table.seat_of(int(self.h.users[case.user].id))
@@ -236,7 +238,8 @@ class FuzzWorld:
 
     async def send(self, case: Case) -> tuple[InteractionResult | None, list[str]]:
         """Send the case as its user; the result and the user's own text it carried."""
-        sb, user, game_id = self.h.sb, self.h.users[case.user], self.ids[case.target]
+        sb, user = self.h.sb, self.h.users[case.user]
+        game_id = self.ids.get(case.target) or int(case.target.split(":")[1])  # "missing:<id>": no such game
         if case.kind in ("new", "demo"):
             game, text, players = case.payload
             options: dict[str, Any] = {"game": game, "options": text}
