@@ -9,6 +9,7 @@ marked `#<id>·v<version>`) and duplicated (a board for the same version posted 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
 import random
@@ -28,6 +29,7 @@ from tests.e2e.botprocess import WAIT, BotProcess
 
 GAMES = ("druids", "roll_player", "druids", "roll_player")
 PLAYERS = ("alice", "bob")
+BEHIND = "SELECT count(*) FROM games WHERE publish_at IS NOT NULL OR shown_version != version"
 MARK = re.compile(r"#(\d+)·v(\d+)")
 # What a refused `/play move` says (English: the scripted players' language); anything else confirms the move.
 REFUSALS = (
@@ -79,6 +81,7 @@ class Load:
         self.by_id = {int(u.id): u for u in users.values()}
         self.rng = random.Random(seed)
         self.alive = asyncio.Event()
+        self.killed = asyncio.Event()  # set when the bot process of this life is killed
         self.stopping = False
         self.sent: list[Sent] = []
         self.unanswered = 0
@@ -101,12 +104,17 @@ class Load:
                 "SELECT user_id FROM seats WHERE game_id = ? AND seat = ?", game_id, seat
             )[0][0]
             value = f"{choice_token(actions)}:{index}"
+            killed = self.killed
             result = await self.sb.slash(
                 self.by_id[user_id], thread, "play move", {"action": value}, wait=False
             )
-            try:
-                await result.wait(WAIT)
-            except TimeoutError:  # killed before it answered: the player looks at the board again and retries
+            answer = asyncio.ensure_future(result.wait(WAIT))
+            kill = asyncio.ensure_future(killed.wait())
+            await asyncio.wait([answer, kill], return_when=asyncio.FIRST_COMPLETED)
+            kill.cancel()
+            if not answer.done() or answer.exception() is not None:
+                # Killed before it answered: the player looks at the board again and retries.
+                answer.cancel()
                 self.unanswered += 1
                 continue
             reply = result.message.content if result.message is not None else ""
@@ -152,17 +160,20 @@ async def _crash(kills: int, folder: Path, seed: int) -> Figures:
             await asyncio.sleep(rng.uniform(0.05, 3.0))  # a random moment of the load
             load.alive.clear()
             bot.kill()
+            load.killed.set()
             figures.kills += 1
             await bot.start()
+            load.killed = asyncio.Event()
             load.alive.set()
         load.stopping = True
         await asyncio.wait(players, timeout=2 * WAIT)
         for task in players:
+            if task.done() and task.exception() is not None:
+                raise task.exception()  # a scripted player broke: the figures would be for less load than meant
             task.cancel()
-        # Let the last bot catch up on everything committed, then judge.
-        await sb.wait_until(
-            lambda: bot.query("SELECT count(*) FROM games WHERE publish_at IS NOT NULL") == [(0,)], WAIT
-        )
+        # Let the last bot catch up on everything committed, then judge (what it never caught up on included).
+        with contextlib.suppress(TimeoutError):
+            await sb.wait_until(lambda: bot.query(BEHIND) == [(0,)], WAIT)
         _judge(sb, bot, threads, load, figures)
     finally:
         bot.stop()
