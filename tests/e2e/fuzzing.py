@@ -25,6 +25,7 @@ TARGETS = ("lobby", "active", "abandoned", "finished", "missing")
 HOSTS = TARGETS[:-1]  # the messages a forged component may sit on: each game's lobby message or board
 ECHO_LIMIT = 60  # longest run of a user's own text a reply may repeat (the bot clips at about 50)
 MARKDOWN = set("*_~|`")  # (a quote mark ">" is markdown only at the start of a line)
+URL = re.compile(r"https?://[^\s<]+")
 MAX_ID = 999_999_999  # the largest game id the component patterns allow (9 digits)
 
 # Text a person might paste: markdown, mentions, option syntax, scripts and emoji, control characters.
@@ -345,8 +346,9 @@ class FuzzWorld:
 
 
 def _unescaped(text: str, reply: str) -> bool:
-    """Some 8 characters of the user's text, with markdown in them, appear in the reply with that markdown live
-    (not preceded by a backslash)."""
+    """Some 8 characters of the user's text, with markdown in them, appear in the reply with that markdown live:
+    not preceded by a backslash, and not inside a link (Discord shows a link's characters as they are)."""
+    links = [range(*m.span()) for m in URL.finditer(reply)]
     for start in range(len(text) - 7):
         window = text[start : start + 8]
         marks = [n for n, c in enumerate(window) if c in MARKDOWN]
@@ -354,7 +356,8 @@ def _unescaped(text: str, reply: str) -> bool:
             continue
         at = reply.find(window)
         while at >= 0:
-            if all(at + n == 0 or reply[at + n - 1] != "\\" for n in marks):
+            live = [n for n in marks if not any(at + n in link for link in links)]
+            if live and all(at + n == 0 or reply[at + n - 1] != "\\" for n in live):
                 return True
             at = reply.find(window, at + 1)
     return False
