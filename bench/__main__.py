@@ -8,7 +8,9 @@ import sys
 from bench import (
     clicks_bench,
     clock_bench,
+    crash_bench,
     engines_bench,
+    fuzz_bench,
     notify_bench,
     render_bench,
     storage_bench,
@@ -30,6 +32,8 @@ def main() -> None:
         strength_bench.run(games=2, budget=40, round_cap=60)
     else:  # the issue asks 200 games per setting at the default budget: many hours on 2 cores, so opt in
         strength_bench.run(games=int(os.environ.get("STRENGTH_GAMES", "4")))
+    fuzz_bench.run(cases_wanted=100_000, seconds=60 if quick else 600)
+    crash_bench.run(kills=5 if quick else 100)
     try:
         from bench import load_bench
     except ImportError:

@@ -116,7 +116,10 @@ class Picker:
         """A click in the picker: narrow the choice, or, once it names one action, play it. Acknowledged before
         the game is read, so a busy moment delays the answer, not the acknowledgement."""
         locale = i18n.norm(str(interaction.locale))
-        await interaction.response.defer()
+        if interaction.message is not None and interaction.message.flags.ephemeral:
+            await interaction.response.defer()
+        else:  # a picker id on a message everyone sees (forged or stale): answer apart, never edit that message
+            await interaction.response.defer(ephemeral=True, thinking=True)
         table = await self.service.get(game_id)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
