@@ -19,8 +19,8 @@ test: $(STAMP)
 	$(BIN)/python -m pytest
 
 lint: $(STAMP)
-	$(BIN)/ruff check bot engines render sandbox tests bench
-	$(BIN)/ruff format --check bot engines render sandbox tests bench
+	$(BIN)/ruff check bot engines render sandbox tests bench migrations
+	$(BIN)/ruff format --check bot engines render sandbox tests bench migrations
 
 bench: $(STAMP)
 	$(BIN)/python -m bench

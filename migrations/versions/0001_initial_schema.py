@@ -8,7 +8,6 @@ Create Date: 2026-11-22 04:03:50.036790
 import sqlalchemy as sa
 from alembic import op
 
-
 revision = "0001"
 down_revision = None
 branch_labels = None
