@@ -175,4 +175,9 @@ def score_seat(seat: Seat, others_gold: list[int], solo: bool) -> dict[str, Any]
 
 
 def solo_rating(total: int) -> str:
-    return max((r for r in SOLO["ratings"] if total >= r["min"]), key=lambda r: r["min"])["id"]
+    """The best rating the total reaches; a total below every threshold (penalties can make it negative) gets
+    the lowest one."""
+    reached = [r for r in SOLO["ratings"] if total >= r["min"]] or [
+        min(SOLO["ratings"], key=lambda r: r["min"])
+    ]
+    return max(reached, key=lambda r: r["min"])["id"]

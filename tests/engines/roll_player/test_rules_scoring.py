@@ -275,3 +275,13 @@ def test_tie_breaks(setups, winners):
         me["gold"] = gold
     outcome = _finish(state)
     assert outcome.winners == winners
+
+
+def test_a_solo_total_below_every_rating_gets_the_lowest():
+    """Penalties can take a solo total below zero (found by the property tests): it still gets a rating."""
+    from engines.roll_player.data import SOLO
+    from engines.roll_player.scoring import solo_rating
+
+    lowest = min(SOLO["ratings"], key=lambda r: r["min"])
+    assert solo_rating(lowest["min"] - 5) == lowest["id"]
+    assert solo_rating(lowest["min"]) == lowest["id"]
