@@ -54,10 +54,13 @@ def _draw(engine_name: str, seat: int | None, view: Any, names: list[str], local
 
 
 def _draw_results(
-    engine_name: str, views: list[Any], names: list[str], winners: list[int], locale: str
+    engine_name: str, states: list[str], names: list[str], winners: list[int], locale: str
 ) -> bytes:
+    from engines import get_engine
     from render.results import game_results, score_series
 
+    engine = get_engine(engine_name)
+    views = [engine.view(engine.load(text), None) for text in states]  # hundreds of states: decoded here
     title = presenter(engine_name).title(locale)
     return game_results(views[-1], score_series(views), names, winners, locale, title)
 
@@ -79,28 +82,26 @@ def shutdown() -> None:
         _pool = None
 
 
-async def draw(engine_name: str, seat: int | None, view: Any, names: list[str], locale: str) -> bytes | None:
-    """The table (seat None) or one seat's private picture, drawn by a worker process."""
+async def _in_worker(work: Callable[..., Any], *args: Any) -> Any:
     loop = asyncio.get_running_loop()
-    args = (engine_name, seat, view, names, locale)
     try:
-        return await loop.run_in_executor(_executor(), _draw, *args)
+        return await loop.run_in_executor(_executor(), work, *args)
     except BrokenProcessPool:  # a worker was killed (out of memory, by hand): start afresh, once
         shutdown()
-        return await loop.run_in_executor(_executor(), _draw, *args)
+        return await loop.run_in_executor(_executor(), work, *args)
+
+
+async def draw(engine_name: str, seat: int | None, view: Any, names: list[str], locale: str) -> bytes | None:
+    """The table (seat None) or one seat's private picture, drawn by a worker process."""
+    return await _in_worker(_draw, engine_name, seat, view, names, locale)
 
 
 async def draw_results(
-    engine_name: str, views: list[Any], names: list[str], winners: list[int], locale: str
+    engine_name: str, states: list[str], names: list[str], winners: list[int], locale: str
 ) -> bytes:
-    """A finished game's results: each player's score by category and a chart of the scores over the game."""
-    loop = asyncio.get_running_loop()
-    args = (engine_name, views, names, winners, locale)
-    try:
-        return await loop.run_in_executor(_executor(), _draw_results, *args)
-    except BrokenProcessPool:
-        shutdown()
-        return await loop.run_in_executor(_executor(), _draw_results, *args)
+    """A finished game's results, from its stored states as dealt and after each move: each player's score by
+    category and a chart of the scores over the game."""
+    return await _in_worker(_draw_results, engine_name, states, names, winners, locale)
 
 
 def _think(engine_name: str, state: Any, seat: int, seed: int, level: str) -> Any:
@@ -114,13 +115,7 @@ async def think(engine_name: str, state: Any, seat: int, seed: int, level: str) 
     the event loop never waits on it; an easy one answers in a millisecond, here."""
     if level == "easy":
         return _think(engine_name, state, seat, seed, level)
-    loop = asyncio.get_running_loop()
-    args = (engine_name, state, seat, seed, level)
-    try:
-        return await loop.run_in_executor(_executor(), _think, *args)
-    except BrokenProcessPool:
-        shutdown()
-        return await loop.run_in_executor(_executor(), _think, *args)
+    return await _in_worker(_think, engine_name, state, seat, seed, level)
 
 
 class Pictures:

@@ -13,7 +13,6 @@ Once a change is committed, `after_commit` publishes it and lets the built-in pl
 
 from __future__ import annotations
 
-import io
 import json
 import logging
 from typing import Any
@@ -29,7 +28,7 @@ from bot.picker import Picker
 from bot.private import PrivateMessages
 from bot.publisher import Publisher, clip
 from bot.service import ACTIVE, FINISHED, LOBBY, GameService, ServiceError, Table
-from bot.ui import undo_view
+from bot.ui import png_file, undo_view
 from engines.base import IllegalAction, visible_to
 
 log = logging.getLogger(__name__)
@@ -204,7 +203,7 @@ class GameHost:
         status = game.status_text(table.view(None), table.names, locale)
         await interaction.followup.send(
             f"**{game.title(locale)} #{table.id}** {status}",
-            file=discord.File(io.BytesIO(png), filename="board.png"),
+            file=png_file(png, "board.png"),
             ephemeral=True,
         )
 

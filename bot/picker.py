@@ -8,7 +8,6 @@ to show the table afterwards (the publisher catches up).
 
 from __future__ import annotations
 
-import io
 import logging
 from typing import TYPE_CHECKING, Any
 
@@ -18,7 +17,7 @@ from bot import i18n
 from bot.chooser import Chosen, PathError, Prompt, decode_path, narrow, picker_actions, split
 from bot.games import presenter
 from bot.service import ACTIVE, MoveResult, ServiceError, Table, choices
-from bot.ui import chooser_view
+from bot.ui import chooser_view, png_file
 from engines.base import IllegalAction
 
 if TYPE_CHECKING:
@@ -31,10 +30,6 @@ MAX_CONTENT = 2000
 
 def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
-
-
-def _private_file(png: bytes) -> discord.File:
-    return discord.File(io.BytesIO(png), filename="private.png")
 
 
 def offered(table: Table, seat: int, actions: list[Any]) -> list[Any]:
@@ -106,7 +101,7 @@ class Picker:
         await interaction.followup.send(
             content,
             view=view or discord.utils.MISSING,
-            file=_private_file(png) if png else discord.utils.MISSING,
+            file=png_file(png, "private.png") if png else discord.utils.MISSING,
             ephemeral=True,
         )
 
@@ -200,7 +195,7 @@ class Picker:
             else None
         )
         if png is not None:
-            edit["attachments"] = [_private_file(png)]
+            edit["attachments"] = [png_file(png, "private.png")]
         return edit
 
     async def move_by_text(self, interaction: discord.Interaction, table: Table, value: str) -> None:

@@ -8,7 +8,6 @@ always current and a turn costs one notification.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from typing import Any
 
@@ -18,7 +17,7 @@ from bot import i18n
 from bot.drawing import Pictures
 from bot.games import presenter
 from bot.service import GameService, ServiceError, Table
-from bot.ui import dm_view
+from bot.ui import dm_view, png_file
 
 log = logging.getLogger(__name__)
 
@@ -63,7 +62,7 @@ class PrivateMessages:
             return  # nothing new for them
         title = game.title(locale)
         mark = f"\n-# {version_mark(table)}"
-        file = discord.File(io.BytesIO(png), filename="private.png") if png else discord.utils.MISSING
+        file = png_file(png, "private.png") if png else discord.utils.MISSING
         try:
             if not their_turn and row.dm_message_id:
                 # Still this seat's move: the DM keeps saying so, with its button; otherwise it is just their view.
@@ -134,7 +133,7 @@ class PrivateMessages:
         png = await self.private_png(table, seat, locale)
         await interaction.followup.send(
             i18n.t("game.dm_hand", locale, game=game.title(locale), id=table.id),
-            file=discord.File(io.BytesIO(png), filename="private.png") if png else discord.utils.MISSING,
+            file=png_file(png, "private.png") if png else discord.utils.MISSING,
             ephemeral=True,
         )
 

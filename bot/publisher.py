@@ -11,7 +11,6 @@ channel's recent messages by its version mark before it is sent again.
 from __future__ import annotations
 
 import asyncio
-import io
 import logging
 from datetime import timedelta
 from typing import Any
@@ -25,7 +24,7 @@ from bot.games import presenter
 from bot.lobby import lobby_text
 from bot.private import PrivateMessages, version_mark
 from bot.service import ACTIVE, EXPIRED, FINISHED, LOBBY, GameService, ServiceError, Table
-from bot.ui import board_view
+from bot.ui import board_view, png_file
 from engines.base import visible_to
 
 log = logging.getLogger(__name__)
@@ -205,13 +204,16 @@ class Publisher:
         if not new_message:
             try:
                 await channel.get_partial_message(old).edit(
-                    content=content, attachments=[_file(png)], view=view, allowed_mentions=mentions
+                    content=content,
+                    attachments=[png_file(png, "board.png")],
+                    view=view,
+                    allowed_mentions=mentions,
                 )
                 return
             except discord.NotFound:  # someone deleted the board: post it again
                 pass
         found = await self._already_posted(channel, table) if table.id in self.unsure else None
-        files = [_file(png)]
+        files = [png_file(png, "board.png")]
         if record.status == FINISHED:  # the last board carries the results: scores by category, and over time
             files.append(await self.results_file(table, locale))
         try:
@@ -233,9 +235,9 @@ class Publisher:
         assert table.state is not None
         outcome = table.engine.outcome(table.state)
         assert outcome is not None
-        views = await self.service.public_history(table)
-        png = await draw_results(table.engine.name, views, table.names, outcome.winners, locale)
-        return discord.File(io.BytesIO(png), filename="results.png")
+        states = await self.service.state_history(table)
+        png = await draw_results(table.engine.name, states, table.names, outcome.winners, locale)
+        return png_file(png, "results.png")
 
     async def _pinged(self, table: Table, newly: set[int]) -> list[int]:
         """Who the board mentions: people newly to act (unless they turned pings off), everyone at the end."""
@@ -351,10 +353,6 @@ def outcome_text(table: Table) -> str:
 
 def _names(table: Table) -> dict[str, Any]:
     return {"game": table.engine.title(table.record.locale), "id": table.id}
-
-
-def _file(png: bytes) -> discord.File:
-    return discord.File(io.BytesIO(png), filename="board.png")
 
 
 async def _unless_gone(edit: Any) -> None:

@@ -697,21 +697,22 @@ class GameService:
         before, _ = await self.replay(table, upto=effective[-1].version - 1)
         return before
 
-    async def public_history(self, table: Table) -> list[View]:
-        """The public view as dealt and after every move still in effect, from the stored snapshots (a replay for
-        games from before snapshots were kept): what a score chart over the game is drawn from."""
+    async def state_history(self, table: Table) -> list[str]:
+        """The stored state as dealt and after every move still in effect (replayed for games from before
+        snapshots were kept): what a score chart over the game is drawn from, decoded by the picture worker."""
         effective = self._effective(await self.moves(table.id))
-        if table.record.first_state is None or any(m.state_after is None for m in effective):
-            state = table.engine.new_game(
-                len(table.seats), table.engine.validate_options(table.record.options), table.record.seed
-            )
-            views = [table.engine.view(state, None)]
-            for move in effective:
-                state, _ = table.engine.apply(state, move.seat, move.action)
-                views.append(table.engine.view(state, None))
-            return views
         states = [table.record.first_state, *(m.state_after for m in effective)]
-        return [table.engine.view(table.engine.load(text), None) for text in states if text is not None]
+        if all(text is not None for text in states):
+            return states  # type: ignore[return-value]
+        engine = table.engine
+        state = engine.new_game(
+            len(table.seats), engine.validate_options(table.record.options), table.record.seed
+        )
+        replayed = [engine.dump(state)]
+        for move in effective:
+            state, _ = engine.apply(state, move.seat, move.action)
+            replayed.append(engine.dump(state))
+        return replayed
 
     async def replay(self, table: Table, upto: int | None = None) -> tuple[State, list[Move]]:
         """Rebuild the state from the seed and the move log (undos remove the move they undid); returns the

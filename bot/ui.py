@@ -3,6 +3,7 @@ components of every message keep working after a restart, and a click on an outd
 
 from __future__ import annotations
 
+import io
 import logging
 import re
 from typing import TYPE_CHECKING, Any
@@ -239,6 +240,11 @@ def chooser_view(
         back.row = 4
         view.add_item(back)
     return view
+
+
+def png_file(png: bytes, name: str) -> discord.File:
+    """A picture to attach: board.png, private.png, results.png."""
+    return discord.File(io.BytesIO(png), filename=name)
 
 
 def _short(text: str, limit: int) -> str:
