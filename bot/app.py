@@ -63,16 +63,19 @@ class GameBot(commands.Bot):
             await self.tree.sync(guild=guild)
         else:
             await self.tree.sync()
-        self.loop.create_task(self._recover(), name="publish-recovery")
+        # Read before the gateway connects, so only changes from before this start are recovered: a change committed
+        # after it belongs to its own handler, which may still be posting the message its thread opens from.
+        pending = await self.host.service.to_publish(None)
+        self.loop.create_task(self._recover(pending), name="publish-recovery")
         if self.settings.tick_seconds > 0:
             self.loop.create_task(
                 self._clock_loop(self.host.tick, self.settings.tick_seconds), name="game-clock"
             )
 
-    async def _recover(self) -> None:
+    async def _recover(self, pending: list[int]) -> None:
         """Whatever was committed before a restart but never shown goes up now."""
         await self.wait_until_ready()
-        await self.host.publisher.recover()
+        await self.host.publisher.recover(pending)
 
     async def _clock_loop(self, work, seconds: float) -> None:
         """Reminders, deadlines, housekeeping, demo moves, publishing retries: their times are stored, so a

@@ -88,9 +88,8 @@ class Publisher:
                 log.exception("game %s: publishing failed", game_id)
                 await self.service.publish_later(game_id, max(table.record.publish_attempts, 6))
 
-    async def recover(self) -> None:
+    async def recover(self, pending: list[int]) -> None:
         """At start-up: whatever was committed but not yet shown, whenever its retry was due."""
-        pending = await self.service.to_publish(None)
         self.unsure.update(pending)
         for game_id in pending:
             await self.publish(game_id)
