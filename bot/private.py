@@ -104,9 +104,35 @@ class PrivateMessages:
             except discord.Forbidden:
                 log.info("game %s: could not say that %s's DMs are closed", table.id, row.user_id)
 
+    async def close(self, table: Table) -> None:
+        """The game is over: each seat's last DM loses its button and says so (an edit, which notifies nobody), so
+        no "your move" is left to click into a game that has ended."""
+        seats = [s for s in table.seats if s.user_id is not None and s.dm_message_id]
+        if not seats:
+            return
+        locales = await self.reader_locales([s.user_id for s in seats], table.record.locale)
+        game = presenter(table.engine.name)
+        for row in seats:
+            locale = locales[row.user_id]
+            text = i18n.t(
+                "game.dm_ended", locale, game=game.title(locale), id=table.id, link=self._link(table)
+            )
+            message = self.client.get_partial_messageable(row.dm_channel_id).get_partial_message(
+                row.dm_message_id
+            )
+            try:
+                await message.edit(content=text, view=None)
+            except (discord.NotFound, discord.Forbidden):  # deleted, or DMs closed since: nothing left to fix
+                pass
+            await self.service.remember_private_message(table.id, row.seat, row.dm_channel_id, None, None)
+
+    @staticmethod
+    def _link(table: Table) -> str:
+        return f"https://discord.com/channels/{table.record.guild_id or '@me'}/{table.record.thread_id}"
+
     def _your_move_text(self, table: Table, seat: int, locale: str) -> str:
         title = presenter(table.engine.name).title(locale)
-        link = f"https://discord.com/channels/{table.record.guild_id or '@me'}/{table.record.thread_id}"
+        link = self._link(table)
         assert table.state is not None
         if seat in table.engine.reaction_seats(table.state):
             return i18n.t("game.dm_react", locale, game=title, id=table.id, link=link)

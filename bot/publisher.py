@@ -114,6 +114,8 @@ class Publisher:
             await self._show_board(table)
             if record.status == ACTIVE and record.demo_move_at is None:
                 await self.private.update(table, self._newly_told(table), unsure=table.id in self.unsure)
+            elif record.status != ACTIVE:
+                await self.private.close(table)
         await self.service.shown(table)
         self.unsure.discard(table.id)
 

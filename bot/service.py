@@ -1045,7 +1045,7 @@ class GameService:
         return when
 
     async def remember_private_message(
-        self, game_id: int, seat: int, channel_id: int, message_id: int, view_digest: str | None
+        self, game_id: int, seat: int, channel_id: int, message_id: int | None, view_digest: str | None
     ) -> None:
         async with self.sessions() as session, session.begin():
             await session.execute(

@@ -150,10 +150,15 @@ async def test_an_abandoned_game_keeps_its_board_without_buttons_and_a_huge_id_i
         table = await h.table(game_id)
         board = h.board_message(table)
         assert board.buttons()
+        last_dms = {name: h.sb.dms(h.users[name])[-1] for name in ("alice", "bob")}
+        assert last_dms["alice"].buttons()  # her move: "Take my turn"
         await h.slash(h.users["alice"], h.thread(table), "play abandon", {"game": game_id})
         after = await h.table(game_id)
         assert after.status == "abandoned" and after.record.shown_version == after.version
         assert h.board_message(after).buttons() == []
+        for name, dm in last_dms.items():  # edited, not followed by new DMs: nothing left to click
+            assert h.sb.dms(h.users[name])[-1] is dm and dm.buttons() == [] and f"#{game_id}" in dm.text
+            assert "is over" in dm.text or "끝났습니다" in dm.text
         assert "abandoned by Alice" in h.board_message(after).text
         huge = await h.slash(h.users["alice"], h.games, "play board", {"game": 2**62})
         assert huge.message.audience.kind == "ephemeral" and "no longer exists" in huge.message.text
