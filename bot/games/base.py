@@ -43,8 +43,8 @@ class GamePresenter:
         return i18n.has(f"{self.engine_name}.{key}")
 
     def title(self, locale: str) -> str:
-        """The game's name, from its string file (the engine's own titles only if the file has none)."""
-        return self.t("title", locale) if self.has("title") else self.engine.title(i18n.norm(locale))
+        """The game's name, from its string file."""
+        return self.t("title", locale)
 
     # --- choosing actions -----------------------------------------------------------------------------------------
 
