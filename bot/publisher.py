@@ -200,7 +200,7 @@ class Publisher:
         content = await self.board_content(table, game, pinged, reacting)
         png = await self.pictures.get(table.engine.name, None, table.view(None), table.names, locale)
         view = (
-            board_view(table, locale, game.has_private)
+            board_view(table, locale, game.has_private, game.has_sheets)
             if record.status == ACTIVE and not demo
             else None
         )
