@@ -176,7 +176,7 @@ class SheetSelect(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         values = self.item.values
-        seat = int(values[0]) if values and values[0].isdigit() else -1
+        seat = int(values[0]) if values and values[0].isascii() and values[0].isdigit() else -1
         await _run(interaction, _host(interaction).show_sheet(interaction, self.game_id, seat))
 
 
