@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import i18n
+from bot.games import presenter
 from bot.service import ARCHIVED, EXPIRED, ServiceError, as_utc
 from engines.base import IllegalAction
 
@@ -74,7 +75,12 @@ class Clock:
             // 3600
         )
         text = i18n.t(
-            "game.reminder", locale, mentions=who, game=table.engine.title(locale), id=table.id, hours=hours
+            "game.reminder",
+            locale,
+            mentions=who,
+            game=presenter(table.engine.name).title(locale),
+            id=table.id,
+            hours=hours,
         )
         channel = self.host.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
         pinged = [discord.Object(user)] if user and level != "none" else []

@@ -53,6 +53,10 @@ def _draw(engine_name: str, seat: int | None, view: Any, names: list[str], local
     return game.render_table(view, names, locale) if seat is None else game.render_private(view, locale)
 
 
+def _draw_sheet(engine_name: str, view: Any, seat: int, names: list[str], locale: str) -> bytes:
+    return presenter(engine_name).render_sheet(view, seat, names, locale)
+
+
 def _draw_results(
     engine_name: str, states: list[str], names: list[str], winners: list[int], locale: str
 ) -> bytes:
@@ -94,6 +98,11 @@ async def _in_worker(work: Callable[..., Any], *args: Any) -> Any:
 async def draw(engine_name: str, seat: int | None, view: Any, names: list[str], locale: str) -> bytes | None:
     """The table (seat None) or one seat's private picture, drawn by a worker process."""
     return await _in_worker(_draw, engine_name, seat, view, names, locale)
+
+
+async def draw_sheet(engine_name: str, view: Any, seat: int, names: list[str], locale: str) -> bytes:
+    """One player's whole sheet, from the public view, drawn by a worker process."""
+    return await _in_worker(_draw_sheet, engine_name, view, seat, names, locale)
 
 
 async def draw_results(
@@ -139,12 +148,23 @@ class Pictures:
         self, engine_name: str, seat: int | None, view: Any, names: list[str], locale: str
     ) -> bytes | None:
         key = self.key(engine_name, seat, view, names, locale)
+        return await self._once(key, lambda: draw(engine_name, seat, view, names, locale))
+
+    async def sheet(self, engine_name: str, view: Any, seat: int, names: list[str], locale: str) -> bytes:
+        """One player's whole sheet from the public view (the same for every asker)."""
+        data = pickle.dumps((engine_name, "sheet", seat, view, names, locale), protocol=5)
+        key = hashlib.blake2b(data, digest_size=16).digest()
+        png = await self._once(key, lambda: draw_sheet(engine_name, view, seat, names, locale))
+        assert png is not None
+        return png
+
+    async def _once(self, key: bytes, make: Callable[[], Awaitable[bytes | None]]) -> bytes | None:
         if key in self._images:
             self._images.move_to_end(key)
             return self._images[key]
         drawing = self._drawing.get(key)
         if drawing is None:  # the same picture asked for twice at once is drawn once
-            drawing = asyncio.ensure_future(draw(engine_name, seat, view, names, locale))
+            drawing = asyncio.ensure_future(make())
             self._drawing[key] = drawing
             drawing.add_done_callback(lambda done: self._drawn(key, done))
         return await asyncio.shield(drawing)  # one asker giving up does not stop the drawing for the others

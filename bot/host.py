@@ -207,6 +207,24 @@ class GameHost:
             ephemeral=True,
         )
 
+    async def show_sheet(self, interaction: discord.Interaction, game_id: int, seat: int) -> None:
+        """One player's whole sheet as everyone may see it, just for the asker."""
+        await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge before any reading
+        table = await self.service.get(game_id)
+        if table.status != ACTIVE:
+            raise ServiceError("game_not_running")
+        game = presenter(table.engine.name)
+        if not game.has_sheets or not 0 <= seat < len(table.names):
+            raise ServiceError("no_such_player")
+        locale = i18n.norm(str(interaction.locale))
+        png = await self.pictures.sheet(table.engine.name, table.view(None), seat, table.names, locale)
+        await interaction.followup.send(
+            i18n.t("game.sheet_of", locale, name=table.names[seat], game=game.title(locale), id=table.id),
+            file=png_file(png, "sheet.png"),
+            ephemeral=True,
+            allowed_mentions=discord.AllowedMentions.none(),
+        )
+
     # --- seats changing hands -------------------------------------------------------------------------------------
 
     async def leave_game(self, interaction: discord.Interaction, table: Table) -> None:
@@ -372,7 +390,7 @@ class GameHost:
         summary = i18n.t(
             "export.summary",
             locale,
-            game=table.engine.title(locale),
+            game=presenter(table.engine.name).title(locale),
             id=table.id,
             players=", ".join(f"{n} {sc}" for n, sc in zip(table.names, outcome.scores, strict=True)),
             winners=", ".join(table.names[w] for w in outcome.winners),

@@ -139,7 +139,9 @@ class Publisher:
         use_threads = (await self.service.settings_for(record.guild_id)).use_threads
         thread_id = record.channel_id
         if use_threads and isinstance(channel, discord.TextChannel) and record.lobby_message_id:
-            name = i18n.t("game.thread_name", locale, game=table.engine.title(locale), id=table.id)
+            name = i18n.t(
+                "game.thread_name", locale, game=presenter(table.engine.name).title(locale), id=table.id
+            )
             try:
                 thread = await channel.get_partial_message(record.lobby_message_id).create_thread(name=name)
                 thread_id = thread.id
@@ -158,7 +160,7 @@ class Publisher:
     async def _close_lobby(self, table: Table) -> None:
         record = table.record
         locale = record.locale
-        title = table.engine.title(locale)
+        title = presenter(table.engine.name).title(locale)
         if record.thread_id != record.channel_id:
             started = i18n.t(
                 "lobby.started", locale, game=title, id=table.id, thread=f"<#{record.thread_id}>"
@@ -199,7 +201,11 @@ class Publisher:
             new_message = False  # a retry of a version already posted: edit it
         content = await self.board_content(table, game, pinged, reacting)
         png = await self.pictures.get(table.engine.name, None, table.view(None), table.names, locale)
-        view = board_view(table, locale, game.has_private) if record.status == ACTIVE and not demo else None
+        view = (
+            board_view(table, locale, game.has_private, game.has_sheets)
+            if record.status == ACTIVE and not demo
+            else None
+        )
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pinged])
         old = record.board_message_id
         if not new_message:
@@ -348,12 +354,14 @@ def outcome_text(table: Table) -> str:
     assert outcome is not None
     winners = ", ".join(table.names[s] for s in outcome.winners)
     scores = ", ".join(f"{name} {score}" for name, score in zip(table.names, outcome.scores, strict=True))
-    over = i18n.t("game.over", locale, winners=winners, game=table.engine.title(locale), id=table.id)
+    over = i18n.t(
+        "game.over", locale, winners=winners, game=presenter(table.engine.name).title(locale), id=table.id
+    )
     return f"🏆 {over}\n{i18n.t('game.scores', locale, scores=scores)}"
 
 
 def _names(table: Table) -> dict[str, Any]:
-    return {"game": table.engine.title(table.record.locale), "id": table.id}
+    return {"game": presenter(table.engine.name).title(table.record.locale), "id": table.id}
 
 
 async def _unless_gone(edit: Any) -> None:

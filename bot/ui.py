@@ -154,7 +154,33 @@ class UndoButton(
         )
 
 
-DYNAMIC_ITEMS = (GameButton, ChoiceButton, ChoiceSelect, UndoButton)
+class SheetSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"sheet:(?P<game>\d{1,9})",
+):
+    """On the board of a game whose table shows each player in brief: pick a player to see their whole sheet,
+    privately. Values are seats."""
+
+    def __init__(self, game_id: int, options=None, placeholder: str = ""):
+        select = discord.ui.Select(
+            custom_id=f"sheet:{game_id}",
+            options=options or [discord.SelectOption(label="·", value="0")],
+            placeholder=placeholder or None,
+        )
+        super().__init__(select)
+        self.game_id = game_id
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return cls(int(match["game"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        values = self.item.values
+        seat = int(values[0]) if values and values[0].isascii() and values[0].isdigit() else -1
+        await _run(interaction, _host(interaction).show_sheet(interaction, self.game_id, seat))
+
+
+DYNAMIC_ITEMS = (GameButton, ChoiceButton, ChoiceSelect, UndoButton, SheetSelect)
 
 
 def undo_view(table: Table, locale: str) -> discord.ui.View:
@@ -181,13 +207,21 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View:
     return view
 
 
-def board_view(table: Table, locale: str, has_private: bool) -> discord.ui.View:
+def board_view(table: Table, locale: str, has_private: bool, has_sheets: bool = False) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(
         GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary)
     )
     if has_private:
         view.add_item(GameButton("table", "hand", table.id, i18n.t("game.my_hand", locale)))
+    if has_sheets:
+        players = [
+            discord.SelectOption(label=_short(name, 100), value=str(seat))
+            for seat, name in enumerate(table.names)
+        ]
+        sheets = SheetSelect(table.id, players, i18n.t("game.see_sheet", locale))
+        sheets.row = 1
+        view.add_item(sheets)
     return view
 
 

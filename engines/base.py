@@ -96,7 +96,6 @@ def clone(data: Any) -> Any:
 
 class Engine(ABC):
     name: ClassVar[str]
-    titles: ClassVar[dict[str, str]]  # locale -> display name
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     schema_version: ClassVar[int] = 1
@@ -269,9 +268,6 @@ class Engine(ABC):
                 raise ValueError(f"{self.name} state schema {schema} cannot become {self.schema_version}")
             state, schema = self.upgrades[schema](state), schema + 1
         return state
-
-    def title(self, locale: str) -> str:
-        return self.titles.get(locale[:2], self.titles["en"])
 
 
 def visible_to(event: Event, viewer: int | None) -> bool:

@@ -25,6 +25,8 @@ from render.common import (
     readable_on,
     to_png_flat,
 )
+from render.text import counted
+from render.text import labels as picture_labels
 
 KINDS = {kind["id"]: kind for kind in COMPONENTS["gem_kinds"]}
 # The components' colours, drawn in shades that colour-blind players still tell apart (Okabe and Ito's set where
@@ -40,51 +42,9 @@ GEM_RGB = {
 }
 FOLLOWER_COLOURS = [FOLLOWER_RGB[c["id"]] for c in COMPONENTS["follower_colours"]]
 
-LABELS = {
-    "en": {
-        "turn": "Turn {turn}",
-        "to_play": "{name} to play",
-        "gems": {"one": "{n} gem", "other": "{n} gems"},
-        "scorable": "can be scored",
-        "scored": "Places scored {scored}/{total} · place deck {deck} · gem deck {gems} · discard {discard}",
-        "hand": "Your hand",
-        "home": "Followers you can take",
-        "played": "Your face-down cards",
-        "follower": "Follower",
-        "over": "Game over",
-        "cards": {"one": "{n} card", "other": "{n} cards"},
-    },
-    "ko": {
-        "turn": "{turn}번째 차례",
-        "to_play": "{name}님 차례",
-        "gems": {"one": "보석 {n}장", "other": "보석 {n}장"},
-        "scorable": "점수계산 가능",
-        "scored": "점수계산한 장소 {scored}/{total} · 장소 덱 {deck} · 보석 덱 {gems} · 버린 카드 {discard}",
-        "hand": "내 손패",
-        "home": "가져올 수 있는 추종자",
-        "played": "내가 엎어 둔 카드",
-        "follower": "추종자",
-        "over": "게임 종료",
-        "cards": {"one": "{n}장", "other": "{n}장"},
-    },
-    "es": {
-        "turn": "Turno {turn}",
-        "to_play": "Juega {name}",
-        "gems": {"one": "{n} gema", "other": "{n} gemas"},
-        "scorable": "puntuable",
-        "scored": "Lugares puntuados {scored}/{total} · mazo de lugares {deck} · mazo de gemas {gems} · descarte {discard}",
-        "hand": "Tu mano",
-        "home": "Seguidores que puedes tomar",
-        "played": "Tus cartas boca abajo",
-        "follower": "Seguidor",
-        "over": "Fin de la partida",
-        "cards": {"one": "{n} carta", "other": "{n} cartas"},
-    },
-}
 
-
-def _labels(locale: str) -> dict[str, str]:
-    return LABELS.get(locale[:2], LABELS["en"])
+def _labels(locale: str) -> dict[str, Any]:
+    return picture_labels("druids", locale)
 
 
 def kind_name(kind: str, locale: str) -> str:
@@ -105,12 +65,6 @@ SMALL = 17  # the smallest letters on the table: 17 × 550 / 1000 ≥ 9 px in th
 COL_W = (TABLE_W - 48 - 5 * 12) // 6
 CARD_H = 96
 TOKEN_R = 13
-
-
-def _count(labels: dict[str, Any], key: str, n: int) -> str:
-    """`n` with the word in the right number ("1 card", "2 cards")."""
-    forms = labels[key]
-    return (forms["one"] if n == 1 else forms["other"]).format(n=n)
 
 
 def _follower(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, seat: int) -> None:
@@ -171,7 +125,7 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
         x = 24 + entry["place"] * (COL_W + 12)
         paste_text(image, (x, places_top), str(entry["place"] + 1), 20, MUTED, True)
         if entry["gems"]:
-            text = fitted(_count(labels, "gems", entry["gems"]), SMALL, COL_W - 30)
+            text = fitted(counted(labels["gems"], locale, entry["gems"]), SMALL, COL_W - 30)
             paste_text(image, (x + COL_W, places_top + 2), text, SMALL, TEXT, anchor="ra")
         card_y = places_top + 28
         image.paste(_place_tile(entry["kind"], locale[:2]), (x, card_y))
@@ -223,7 +177,12 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
         paste_text(image, (60, y), fitted(head, 22, 520, True), 22, ACCENT if acting else TEXT, True)
         paste_text(image, (720, y + 13), str(view["scores"][seat]), 24, GOLD, True, "rm")
         paste_text(
-            image, (760, y + 13), _count(labels, "cards", view["hand_sizes"][seat]), 20, MUTED, anchor="lm"
+            image,
+            (760, y + 13),
+            counted(labels["cards"], locale, view["hand_sizes"][seat]),
+            20,
+            MUTED,
+            anchor="lm",
         )
         y += 36
     return to_png_flat(image)

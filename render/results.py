@@ -31,6 +31,7 @@ from render.common import (
     readable_on,
     to_png_flat,
 )
+from render.text import labels as picture_labels
 
 WIDTH, HEIGHT = 1100, 660
 SMALL = 18  # 18 × 550 / 1100 = 9 px in the chat
@@ -48,62 +49,20 @@ CATEGORY_COLOURS = [
 ]
 MARKERS = ["circle", "square", "triangle", "diamond", "down", "cross"]
 
-LABELS = {
-    "en": {
-        "by_category": "Score by category",
-        "over_game": "Score over the game",
-        "move": "moves",
-        "won": "won",
-    },
-    "ko": {"by_category": "항목별 점수", "over_game": "게임 중 점수 변화", "move": "수", "won": "승리"},
-    "es": {
-        "by_category": "Puntos por categoría",
-        "over_game": "Puntos durante la partida",
-        "move": "jugadas",
-        "won": "gana",
-    },
-}
-
-# Each game's categories as its rulebook scores them, in the order they stack.
-CATEGORIES: dict[str, dict[str, dict[str, str]]] = {
-    "roll_player": {
-        "targets": {"en": "Class targets", "ko": "직업 목표", "es": "Objetivos de clase"},
-        "class_dice": {"en": "Class-colour dice", "ko": "직업 색 주사위", "es": "Dados del color de clase"},
-        "alignment": {"en": "Alignment", "ko": "성향", "es": "Alineamiento"},
-        "backstory": {"en": "Backstory", "ko": "배경", "es": "Trasfondo"},
-        "armor": {"en": "Armour", "ko": "방어구", "es": "Armadura"},
-        "weapons": {"en": "Weapons", "ko": "무기", "es": "Armas"},
-        "traits": {"en": "Traits", "ko": "특성", "es": "Rasgos"},
-        "gold": {"en": "Gold", "ko": "금화", "es": "Oro"},
-    },
-    "roll_for_the_galaxy": {
-        "chips": {"en": "VP chips", "ko": "승점 칩", "es": "Fichas de PV"},
-        "tiles": {"en": "Tiles", "ko": "타일", "es": "Losetas"},
-        "bonuses": {"en": "6-cost bonuses", "ko": "6원 개발 보너스", "es": "Bonos de coste 6"},
-    },
-    "druids": {
-        "track": {"en": "Score track", "ko": "점수 트랙", "es": "Marcador"},
-    },
-    # Talisman has no points (the first to the Crown wins); its picture compares what the characters became.
-    "talisman": {
-        "strength": {"en": "Strength", "ko": "힘", "es": "Fuerza"},
-        "craft": {"en": "Craft", "ko": "기술", "es": "Astucia"},
-        "life": {"en": "Life", "ko": "생명력", "es": "Vida"},
-    },
-}
-
-# What the lines count where it is not the game's score.
-CHART_TITLES = {
-    "talisman": {
-        "en": "Strength + Craft + Life over the game",
-        "ko": "게임 중 힘 + 기술 + 생명력",
-        "es": "Fuerza + Astucia + Vida durante la partida",
-    },
+# Each game's categories as its rulebook scores them, in the order they stack; their names are the games'
+# "picture.category.*" strings.
+CATEGORIES: dict[str, tuple[str, ...]] = {
+    "roll_player": ("targets", "class_dice", "alignment", "backstory", "armor", "weapons", "traits", "gold"),
+    "roll_for_the_galaxy": ("chips", "tiles", "bonuses"),
+    "druids": ("track",),
+    # Talisman has no points (the first to the Crown wins); its picture compares what the characters became, and
+    # its "picture.chart_title" says what the lines count.
+    "talisman": ("strength", "craft", "life"),
 }
 
 
-def _labels(locale: str) -> dict[str, str]:
-    return LABELS.get(locale[:2], LABELS["en"])
+def _labels(locale: str) -> dict[str, Any]:
+    return picture_labels(None, locale)["results"]
 
 
 # --- numbers from public views ------------------------------------------------------------------------------
@@ -160,14 +119,14 @@ def game_results(
     title: str,
 ) -> bytes:
     """The results picture of a finished game from its last public view and its score series."""
-    lang = locale[:2]
-    table = CATEGORIES[final_view["game"]]
+    game = final_view["game"]
+    words = picture_labels(game, locale)
+    order = CATEGORIES[game]
     parts = score_parts(final_view)
-    used = [key for key in table if any(seat.get(key) for seat in parts)] or list(table)[:1]
-    categories = [table[key].get(lang, table[key]["en"]) for key in used]
+    used = [key for key in order if any(seat.get(key) for seat in parts)] or list(order[:1])
+    categories = [words["category"][key] for key in used]
     values = [[seat.get(key, 0) for key in used] for seat in parts]
-    chart = CHART_TITLES.get(final_view["game"], {})
-    chart_title = chart.get(lang, chart.get("en"))
+    chart_title = words.get("chart_title")
     return render_results(names, categories, values, series, winners, title, locale, chart_title)
 
 

@@ -30,6 +30,7 @@ from render.common import (
     readable_on,
     to_png,
 )
+from render.text import labels as picture_labels
 
 DIE = 20
 DIE_RGB = {d["id"]: tuple(d["rgb"]) for d in D.DICE}
@@ -41,118 +42,11 @@ WORLD_RGB = {
     "yellow": (215, 185, 40),
 }
 DEV_RGB = (92, 70, 140)
-
-LABELS = {
-    "en": {
-        "round": "Round {n}",
-        "pool": "VP pool {n}",
-        "bag": "Bag {n}",
-        "discards": "Discarded {n}",
-        "extra": "Extra die: {phase}",
-        "credits": "${n}",
-        "vp": "{n} VP",
-        "spaces": "{n}/12 tiles",
-        "cup": "Cup",
-        "citizenry": "Citizenry",
-        "dev": "Develop",
-        "world": "Settle",
-        "empty": "(empty)",
-        "ready": "ready",
-        "assigning": "assigning…",
-        "acting": "to act",
-        "done": "done",
-        "over": "Game over",
-        "score": "Score {n}",
-        "rolled": "Rolled {n}",
-        "screen": "Behind your screen",
-        "chosen": "chosen",
-        "dictate": "Dictate",
-        "unassigned": "Wild, not placed",
-        "stack": "Your construction zone",
-        "drawn": "Scouted tiles",
-        "my_discards": "Your discards",
-        "waiting": "Waiting for the others",
-        "setup": "Choose your starting development",
-        "nothing": "Nothing behind the screen right now",
-        "stage": {"setup": "Set-up", "assign": "Assign", "manage": "Manage empire", "over": "Game over"},
-    },
-    "ko": {
-        "round": "{n}라운드",
-        "pool": "승점 풀 {n}",
-        "bag": "주머니 {n}",
-        "discards": "버린 타일 {n}",
-        "extra": "추가 주사위: {phase}",
-        "credits": "${n}",
-        "vp": "승점 {n}",
-        "spaces": "타일 {n}/12",
-        "cup": "컵",
-        "citizenry": "시민 집단",
-        "dev": "개발",
-        "world": "정착",
-        "empty": "(없음)",
-        "ready": "준비 완료",
-        "assigning": "배정 중…",
-        "acting": "진행 중",
-        "done": "완료",
-        "over": "게임 종료",
-        "score": "총점 {n}",
-        "rolled": "굴린 주사위 {n}",
-        "screen": "내 가림막 뒤",
-        "chosen": "선택",
-        "dictate": "명령",
-        "unassigned": "배정 안 한 와일드",
-        "stack": "내 건설 구역",
-        "drawn": "정찰한 타일",
-        "my_discards": "내가 버린 타일",
-        "waiting": "다른 플레이어를 기다리는 중",
-        "setup": "시작 개발 타일을 고르세요",
-        "nothing": "지금은 가림막 뒤에 아무것도 없습니다",
-        "stage": {"setup": "게임 준비", "assign": "배정", "manage": "제국 관리", "over": "게임 종료"},
-    },
-    "es": {
-        "round": "Ronda {n}",
-        "pool": "Reserva de PV {n}",
-        "bag": "Bolsa {n}",
-        "discards": "Descartadas {n}",
-        "extra": "Dado extra: {phase}",
-        "credits": "${n}",
-        "vp": "{n} PV",
-        "spaces": "{n}/12 losetas",
-        "cup": "Cubilete",
-        "citizenry": "Ciudadanía",
-        "dev": "Desarrollar",
-        "world": "Colonizar",
-        "empty": "(vacío)",
-        "ready": "listo",
-        "assigning": "asignando…",
-        "acting": "actúa",
-        "done": "hecho",
-        "over": "Fin de la partida",
-        "score": "Puntos {n}",
-        "rolled": "Dados tirados {n}",
-        "screen": "Tras tu pantalla",
-        "chosen": "elegida",
-        "dictate": "Dictar",
-        "unassigned": "Comodín sin colocar",
-        "stack": "Tu zona de construcción",
-        "drawn": "Losetas exploradas",
-        "my_discards": "Tus descartes",
-        "waiting": "Esperando a los demás",
-        "setup": "Elige tu desarrollo inicial",
-        "nothing": "Nada tras la pantalla ahora mismo",
-        "stage": {
-            "setup": "Preparación",
-            "assign": "Asignar",
-            "manage": "Gestionar el imperio",
-            "over": "Fin de la partida",
-        },
-    },
-}
 FACE_MARK = {"explore": "E", "develop": "D", "settle": "S", "produce": "P", "ship": "$", "wild": "★"}
 
 
 def _labels(locale: str) -> dict[str, Any]:
-    return LABELS.get(locale[:2], LABELS["en"])
+    return picture_labels("roll_for_the_galaxy", locale)
 
 
 def _phase_name(phase: str, locale: str) -> str:

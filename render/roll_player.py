@@ -48,6 +48,7 @@ from render.common import (
     readable_on,
     to_png_fixed,
 )
+from render.text import labels as picture_labels
 
 WIDTH = 1240
 MARGIN = 16
@@ -97,123 +98,9 @@ PALETTE = fixed_palette(
     },
 )
 
-LABELS = {
-    "en": {
-        "round": "Round {n}",
-        "start": "start: {name}",
-        "to_act": "to act: {names}",
-        "over": "Game over",
-        "initiative": "Initiative",
-        "market": "Market",
-        "deck": "Deck {deck} · discard {discard} · sold out {sold}",
-        "bag": "Bag",
-        "gold": "{n} gold",
-        "tokens": "+{n} discount",
-        "winner": "Winner",
-        "stars": "{n} ★",
-        "phase": {
-            "choose_race": "choosing races",
-            "choose_class": "choosing classes",
-            "place_start": "placing starting dice",
-            "roll": "rolling",
-            "dice": "dice phase",
-            "market": "market phase",
-            "cleanup": "cleanup",
-            "over": "game over",
-        },
-        "areas": {"weapon": "Weapons", "armor": "Armour", "trait": "Traits", "skill": "Skills"},
-        "tags": {"weapon": "W", "armor": "A", "trait": "T", "skill": "S"},
-        "rows": {"str": "STR", "dex": "DEX", "con": "CON", "int": "INT", "wis": "WIS", "cha": "CHA"},
-        "hands": {1: "1-hand", 2: "2-hand"},
-        "no_class": "no class yet",
-        "backstory": "Backstory",
-        "no_race": "no race yet",
-        "start_dice": "to place:",
-        "top": "top: {card}",
-        "adventurer": "Adventurer die: {n}",
-        "rating": "Rating: {rating}",
-        "so_far": "stars so far",
-        "cards": "Cards",
-    },
-    "ko": {
-        "round": "{n}라운드",
-        "start": "시작: {name}",
-        "to_act": "차례: {names}",
-        "over": "게임 종료",
-        "initiative": "순서 카드",
-        "market": "상점",
-        "deck": "상점 더미 {deck} · 버린 카드 {discard} · 매진 {sold}",
-        "bag": "주머니",
-        "gold": "금화 {n}",
-        "tokens": "할인 +{n}",
-        "winner": "승리",
-        "stars": "{n} ★",
-        "phase": {
-            "choose_race": "종족 선택",
-            "choose_class": "직업 선택",
-            "place_start": "시작 주사위 배치",
-            "roll": "주사위 굴림",
-            "dice": "주사위 배치 단계",
-            "market": "카드 구매 단계",
-            "cleanup": "정리 단계",
-            "over": "게임 종료",
-        },
-        "areas": {"weapon": "무기", "armor": "방어구", "trait": "특성", "skill": "기술"},
-        "tags": {"weapon": "무", "armor": "방", "trait": "특", "skill": "기"},
-        "rows": {attr: names["ko"] for attr, names in ATTR_NAMES.items()},  # one or two letters already
-        "hands": {1: "한 손", 2: "양손"},
-        "no_class": "직업 없음",
-        "backstory": "배경",
-        "no_race": "종족 없음",
-        "start_dice": "배치할 주사위:",
-        "top": "맨 위: {card}",
-        "adventurer": "모험가 주사위: {n}",
-        "rating": "평가: {rating}",
-        "so_far": "현재 별",
-        "cards": "카드",
-    },
-    "es": {
-        "round": "Ronda {n}",
-        "start": "inicial: {name}",
-        "to_act": "turno de: {names}",
-        "over": "Fin de la partida",
-        "initiative": "Iniciativa",
-        "market": "Mercado",
-        "deck": "Mazo {deck} · descarte {discard} · agotadas {sold}",
-        "bag": "Bolsa",
-        "gold": "{n} de oro",
-        "tokens": "+{n} carisma",
-        "winner": "Gana",
-        "stars": "{n} ★",
-        "phase": {
-            "choose_race": "elección de raza",
-            "choose_class": "elección de clase",
-            "place_start": "dados iniciales",
-            "roll": "fase de tirada",
-            "dice": "fase de dados",
-            "market": "fase de mercado",
-            "cleanup": "fase de limpieza",
-            "over": "fin de la partida",
-        },
-        "areas": {"weapon": "Armas", "armor": "Armadura", "trait": "Rasgos", "skill": "Habilidades"},
-        "tags": {"weapon": "Ar", "armor": "Ad", "trait": "R", "skill": "H"},
-        "rows": {"str": "FUE", "dex": "DES", "con": "CON", "int": "INT", "wis": "SAB", "cha": "CAR"},
-        "hands": {1: "1 mano", 2: "2 manos"},
-        "no_class": "sin clase aún",
-        "backstory": "Trasfondo",
-        "no_race": "sin raza aún",
-        "start_dice": "por colocar:",
-        "top": "encima: {card}",
-        "adventurer": "Dado del aventurero: {n}",
-        "rating": "Rango: {rating}",
-        "so_far": "estrellas ahora",
-        "cards": "Cartas",
-    },
-}
-
 
 def _labels(lang: str) -> dict[str, Any]:
-    return LABELS.get(lang, LABELS["en"])
+    return picture_labels("roll_player", lang)
 
 
 def _name(entry: dict[str, Any], lang: str) -> str:
@@ -285,7 +172,7 @@ def _card_face(card_id: str, lang: str, w: int) -> Image.Image:
     if card.get("arrow"):
         extra.append(ARROWS[card["arrow"]])
     if kind == "weapon":
-        extra.append(labels["hands"][card["hands"]])
+        extra.append(labels["hands"][str(card["hands"])])
     right = w - 52
     if kind == "armor":  # the armour's colour, which scores a bonus when it is the class colour
         draw.ellipse((w - 74, 12, w - 52, 34), fill=DIE_RGB[card["colour"]], outline=OUTLINE)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from importlib import resources
 from pathlib import Path
@@ -12,7 +13,11 @@ from PIL import Image, ImageDraw
 
 from bot import i18n, rules
 from bot.games import presenters
+from render import text as picture_text
 from render.common import font
+
+ROOT = Path(__file__).resolve().parents[1]
+HANGUL = re.compile("[\uac00-\ud7a3]")
 
 
 def _catalog(locale: str) -> dict[str, str]:
@@ -64,6 +69,35 @@ def test_every_game_names_itself_in_every_language():
             assert presenter.has("title") and presenter.title(locale), (game, locale)
 
 
+def _flat(labels: dict, prefix: str) -> dict[str, i18n.Entry]:
+    flat: dict[str, i18n.Entry] = {}
+    for key, value in labels.items():
+        if isinstance(value, dict) and not set(value) & {"one", "other"}:
+            flat |= _flat(value, f"{prefix}{key}.")
+        else:
+            flat[prefix + key] = value
+    return flat
+
+
+@pytest.mark.parametrize("game", [None, *presenters()])
+def test_the_pictures_words_are_the_bots_strings(game):
+    """The renderers read their labels from the same string files as the bot (render/ may not import it), so
+    the test above covers every word drawn into a picture; here, that they read exactly those strings."""
+    prefix = f"{game}.picture." if game else "picture."
+    for locale in i18n.LOCALES:
+        drawn = _flat(picture_text.labels(game, locale), prefix)
+        catalog = {key: entry for key, entry in _catalog(locale).items() if key.startswith(prefix)}
+        assert drawn == catalog and len(drawn) >= 4, (game, locale)
+
+
+def test_renderers_and_engines_hold_no_words_of_their_own():
+    """Text in one place: no label table or title in another language inside the code that draws or rules."""
+    sources = [*(ROOT / "render").glob("*.py"), *(ROOT / "engines").rglob("*.py")]
+    assert len(sources) > 10
+    for source in sources:
+        assert not HANGUL.search(source.read_text("utf-8")), source.relative_to(ROOT)
+
+
 def test_rules_sections_exist_in_every_language():
     for game in presenters():
         for section in rules.sections(game):
@@ -87,8 +121,8 @@ def _all_text() -> set[str]:
             for file in data.iterdir():
                 if file.name.endswith(".json"):
                     chars |= set(json.dumps(json.loads(file.read_text("utf-8")), ensure_ascii=False))
-    for source in (Path(__file__).resolve().parents[1] / "render").glob("*.py"):
-        chars |= set(source.read_text("utf-8"))  # labels drawn into images
+    for source in (ROOT / "render").glob("*.py"):
+        chars |= set(source.read_text("utf-8"))  # symbols drawn into images (arrows, stars)
     return {c for c in chars if c.isprintable() and not c.isspace()}
 
 

@@ -22,6 +22,8 @@ class GamePresenter:
     engine_name: str
     render_table_fn: Callable[[View, list[str], str], bytes]
     render_private_fn: Callable[[View, str], bytes | None] | None = None
+    # One player's whole sheet from the public view, for games whose table shows only a summary of each.
+    render_sheet_fn: Callable[[View, int, list[str], str], bytes] | None = None
     # Parameters whose label another parameter's label already contains, in a step that asks both at once.
     said_by: dict[str, str] = {}
     # Public events that a private event of the same move tells its mover in full ("Ana plays a gem face down"
@@ -43,8 +45,8 @@ class GamePresenter:
         return i18n.has(f"{self.engine_name}.{key}")
 
     def title(self, locale: str) -> str:
-        """The game's name, from its string file (the engine's own titles only if the file has none)."""
-        return self.t("title", locale) if self.has("title") else self.engine.title(i18n.norm(locale))
+        """The game's name, from its string file."""
+        return self.t("title", locale)
 
     # --- choosing actions -----------------------------------------------------------------------------------------
 
@@ -289,9 +291,18 @@ class GamePresenter:
         fn = type(self).render_private_fn
         return None if fn is None else fn(view, i18n.norm(locale))
 
+    def render_sheet(self, view: View, seat: int, names: list[str], locale: str) -> bytes:
+        fn = type(self).render_sheet_fn
+        assert fn is not None, f"{self.engine_name} has no sheets"
+        return fn(view, seat, names, i18n.norm(locale))
+
     @property
     def has_private(self) -> bool:
         return type(self).render_private_fn is not None
+
+    @property
+    def has_sheets(self) -> bool:
+        return type(self).render_sheet_fn is not None
 
 
 def _depth(key: str) -> int:

@@ -46,6 +46,7 @@ class RollPlayerPresenter(GamePresenter):
     # Everything in Roll Player is on the table (the engine's view is the same for every seat), so there is no
     # private picture: no "My hand" button, and DMs only say that it is your turn.
     render_private_fn = None
+    render_sheet_fn = roll_player_render.render_sheet
 
     # --- names ----------------------------------------------------------------------------------------------
 

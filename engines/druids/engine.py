@@ -45,7 +45,6 @@ ALL_GEMS = [gem_card(kind, value) for kind in GEM_KINDS for value in GEM_VALUES]
 
 class Druids(Engine):
     name = "druids"
-    titles = {"en": "Druids", "ko": "드루이드", "es": "Druidas"}
     min_players = 2
     max_players = 4
     autoplayer = autoplayer

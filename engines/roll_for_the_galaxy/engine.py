@@ -37,7 +37,6 @@ DICE_FILTERS = {
 
 class RollForTheGalaxy(Engine):
     name = "roll_for_the_galaxy"
-    titles = {"en": "Roll for the Galaxy", "ko": "롤 포 더 갤럭시", "es": "Roll for the Galaxy"}
     min_players = 2
     max_players = 5
     autoplayer = autoplayer

@@ -108,7 +108,6 @@ OWN_TURN = ("pick", "place", "action", "market")
 
 class RollPlayer(Engine):
     name = "roll_player"
-    titles = {"en": "Roll Player", "ko": "롤 플레이어", "es": "Roll Player"}
     min_players = 1
     max_players = 4
     autoplayer = autoplayer

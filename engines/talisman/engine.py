@@ -37,7 +37,6 @@ def _name_the_evaded_card(state: State) -> State:
 
 class Talisman(Engine):
     name = "talisman"
-    titles = {"en": "Talisman", "ko": "탈리스만", "es": "Talisman"}
     schema_version = 2
     upgrades = {1: _name_the_evaded_card}
     min_players = 2

@@ -248,7 +248,9 @@ function renderMessage(m) {
       el("a", { href: "#", onclick: (ev) => { ev.preventDefault(); S.messages.delete(m.id); renderMessages(); } },
         "Dismiss message")));
   }
-  return el("div", { class: classes.join(" "), "data-id": m.id, "data-audience": m.audience.kind }, head, body);
+  // data-edited: which version of the message is shown (tests wait for the page to catch up with the feed).
+  return el("div", { class: classes.join(" "), "data-id": m.id, "data-audience": m.audience.kind,
+    "data-edited": m.edited_at || "" }, head, body);
 }
 
 function usedWhat(name) {
@@ -378,6 +380,9 @@ function upsert(m, fromFeed = false) {
     if (fromFeed && !S.messages.has(m.id)) markUnread(m);
     return;
   }
+  // An interaction's answer can carry a message as it was before an edit the feed has brought already.
+  const held = S.messages.get(m.id);
+  if (held && (held.edited_at || "") > (m.edited_at || "")) return;
   S.messages.set(m.id, m);
   renderMessages();
 }

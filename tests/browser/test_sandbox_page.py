@@ -1,12 +1,15 @@
-"""The local sandbox in a real browser: headless Chromium plays Druids by clicking in the page.
+"""The local sandbox in a real browser: headless Chromium plays Druids by clicking in the page, and shows a
+board in a phone-wide and a desktop-wide window.
 
 The sandbox server and the real bot run in this event loop (bot/sandbox_mode.LocalSandbox, what `make run`
-starts without a token); Playwright drives Debian's Chromium. Screenshots go to test-artifacts/sandbox-*.png.
+starts without a token); Playwright drives Debian's Chromium. Screenshots go to test-artifacts/sandbox-*.png,
+the phone and desktop ones to the test's tmp_path.
 """
 
 from __future__ import annotations
 
 import pytest
+from PIL import Image
 
 from bot.sandbox_mode import LocalSandbox
 from bot.settings import Settings
@@ -256,3 +259,64 @@ async def test_the_page_shows_every_kind_of_message_and_component(tmp_path, brow
     finally:
         undo()
         await sb.stop()
+
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+
+# Where the board's picture and components lie in the window, and how wide the page's content is.
+LAYOUT = """board => {
+    const box = (node) => { const r = node.getBoundingClientRect(); return [r.left, r.right]; };
+    const msg = document.querySelector(`#messages .msg[data-id="${board}"]`);
+    const img = msg.querySelector(".attachments img");
+    return {
+        scroll: document.documentElement.scrollWidth,
+        image: box(img),
+        natural: img.naturalWidth,
+        controls: [...msg.querySelectorAll("button, select")].map(box),
+    };
+}"""
+
+
+@pytest.mark.parametrize(("screen", "viewport"), [("phone", PHONE), ("desktop", DESKTOP)])
+async def test_a_board_fits_a_phone_and_a_desktop_window(tmp_path, browser, screen, viewport):
+    """A Roll Player board (picture, buttons and the players' sheet menu) in a window a phone's width and a
+    desktop's: all of it within the window's width, nothing to scroll sideways. Screenshots in tmp_path."""
+    local = LocalSandbox(settings_for(tmp_path), port=0, folder=tmp_path / "world")
+    await local.start()
+    try:
+        sb, service = local.sandbox, local.bot.host.service
+        lobby = (await sb.slash("Alice", "games", "play new", {"game": "roll_player"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await sb.click("Bob", lobby, f"lobby:join:{game_id}")
+        await sb.click("Alice", lobby, f"lobby:start:{game_id}")
+        await bot_idle()
+        table = await service.get(game_id)
+        board = str(table.record.board_message_id)
+        ui = Ui(await browser.new_page(viewport=viewport), sb)
+        await ui.load(sb.base_url)
+        await ui.act_as("Alice")
+        await ui.open(str(table.record.thread_id))
+        await image_loaded(ui, f'.msg[data-id="{board}"] .attachments img')
+        await ui.message(board).evaluate("node => node.scrollIntoView({block: 'start'})")
+        shot = tmp_path / f"board-{screen}.png"
+        await ui.screenshot(shot)
+
+        layout = await ui.page.evaluate(LAYOUT, board)
+        width = viewport["width"]
+        assert layout["scroll"] <= width, layout  # nothing sticks out sideways
+        left, right = layout["image"]
+        assert 0 <= left < right <= width, layout
+        assert layout["controls"] and all(0 <= a < b <= width for a, b in layout["controls"]), layout
+        # A desktop shows the board as large as the page allows (520 px); a phone gives it nearly its whole
+        # width (the sidebar moves above the channel).
+        assert right - left >= (min(520, layout["natural"]) if screen == "desktop" else 0.8 * width), layout
+
+        image = Image.open(shot).convert("RGB")
+        assert image.size == (width, viewport["height"])
+        drawn = image.crop((int(left), 0, int(right), image.height))
+        assert len(drawn.getcolors(maxcolors=1 << 20)) > 200  # the board's picture, not a blank page
+        assert not ui.errors, ui.errors
+        assert not sb.bot_violations()
+    finally:
+        await local.stop()

@@ -13,6 +13,18 @@ from sandbox.server import DiscordSandbox
 
 TIMEOUT_MS = 10_000
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-")
+# The messages of the page's open channel as the sandbox has them now (id, last edit), and whether the page shows
+# each of them at that edit: once it does, the feed's last events (what the bot just posted or edited) are in.
+SANDBOX_NOW = """async () => {
+    const [me, channel] = (document.body.dataset.view || ":").split(":");
+    const path = channel === "dm" ? `dms?user=${me}` : `messages?channel=${channel}&viewer=${me}`;
+    const now = await (await fetch(`/_sandbox/${path}`)).json();
+    return now.map((m) => [m.id, m.edited_at || ""]);
+}"""
+SHOWN = """(wanted) => wanted.every(([id, edited]) => {
+    const node = document.querySelector(`#messages .msg[data-id="${id}"]`);
+    return node !== null && node.dataset.edited === edited;
+})"""
 
 
 async def bot_idle(timeout: float = 15.0) -> None:
@@ -109,7 +121,8 @@ class Ui:
             "() => !document.querySelector('.busy')", timeout=int(timeout * 1000)
         )
         await bot_idle(timeout)
-        await asyncio.sleep(0.05)  # the feed's last events reach the page
+        wanted = await self.page.evaluate(SANDBOX_NOW)
+        await self.page.wait_for_function(SHOWN, arg=wanted, timeout=int(timeout * 1000))
 
     async def shown_ids(self) -> list[str]:
         return await self.page.eval_on_selector_all("#messages .msg", "nodes => nodes.map(n => n.dataset.id)")

@@ -134,6 +134,10 @@ def cases(draw: st.DrawFn) -> Case:
         token = draw(TOKENS)
         path = draw(BAD_PATHS if token in ("own", "actor") else ANY_PATHS)
         value = draw(st.one_of(st.integers(10_000, 10**9).map(str), st.text(min_size=1, max_size=20)))
+        if draw(st.integers(0, 2)) == 0:  # the board's player menu (these Druids games have no sheets)
+            return Case(
+                kind, user, target, ("sheet", on, draw(st.one_of(_number(9).map(str), st.just(value))))
+            )
         return Case(kind, user, target, ("mvs", on, token, path, draw(st.integers(0, 9999)), value))
     family = draw(st.sampled_from(("lobby", "table", "mv", "undo")))
     if family == "lobby":
@@ -273,6 +277,8 @@ class FuzzWorld:
             custom_id, data = f"mv:{game_id}:{await self._token(case, case.payload[2])}:{case.payload[3]}", {}
         elif family == "undo":
             custom_id, data = f"undo:{case.payload[2]}:{game_id}:{case.payload[3]}", {}
+        elif family == "sheet":
+            custom_id, data = f"sheet:{game_id}", {"values": [case.payload[2]]}
         else:
             _, _, token, path, offset, value = case.payload
             custom_id = f"mvs:{game_id}:{await self._token(case, token)}:{path}:{offset}"
@@ -280,7 +286,7 @@ class FuzzWorld:
         message = self.messages[on]
         # The component sits on a message of the bot's (as on a message drawn by an older version of the bot, or by
         # a client that made it up): discord.py only dispatches components that are on the clicked message.
-        if family == "mvs":
+        if family in ("mvs", "sheet"):
             component = {
                 "type": 3,
                 "custom_id": custom_id,
@@ -290,7 +296,7 @@ class FuzzWorld:
             component = {"type": 2, "style": 1, "label": "·", "custom_id": custom_id}
         self._restore = (message, message.components)
         message.components = [*message.components[:4], {"type": 1, "components": [component]}]
-        if family == "mvs":
+        if family in ("mvs", "sheet"):
             return await sb.select(user, message, custom_id, data["values"], wait=False), []
         return await sb.click(user, message, custom_id, wait=False), []
 

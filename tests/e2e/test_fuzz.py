@@ -39,6 +39,9 @@ def test_random_input_is_answered_briefly_and_privately_and_changes_nothing(tmp_
         # What the fuzzer once found: a picker id on a public message edited that message into a refusal.
         @example(Case("click", "alice", "lobby", ("mv", "lobby", "own", "10000")))
         @example(Case("select", "bob", "active", ("mvs", "active", "0", "1.2", 0, "3")))
+        # The players' sheet menu with a digit int() does not read, and on a game with no sheets.
+        @example(Case("select", "dave", "finished", ("sheet", "finished", "²")))
+        @example(Case("select", "bob", "active", ("sheet", "active", "0")))
         @example(Case("new", "alice", "games", ("talisman", "**x**=" + "é" * 2_500, None)))
         def check(case: Case) -> None:
             outcome = loop.run_until_complete(world.run(case))

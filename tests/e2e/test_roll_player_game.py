@@ -7,8 +7,12 @@ Everything is real: the bot, its picture workers, the database, the sandbox and 
 
 from __future__ import annotations
 
-import pytest
+import io
 
+import pytest
+from PIL import Image
+
+from bot.games import presenter
 from sandbox.model import Message, User
 from tests.e2e.harness import Harness, harness
 
@@ -172,6 +176,59 @@ async def test_a_whole_solo_game(tmp_path):
         log = await h.slash(bob, thread, "play log")
         assert log.message.audience.kind == "ephemeral" and "Bob" in log.message.text
         assert_nothing_private_in_public(h, [bob], [bob])
+        assert h.sb.violations == []
+
+
+async def choose_sheet(h: Harness, user: User, message: Message, game_id: int, seat: int) -> Message:
+    result = await h.sb.select(user, message, f"sheet:{game_id}", [str(seat)])
+    await h.idle()
+    assert result.message is not None
+    return result.message
+
+
+def plant_sheet_menu(message: Message, game_id: int) -> None:
+    """A player menu for `game_id` on `message`, as a board drawn earlier would carry."""
+    menu = {"type": 3, "custom_id": f"sheet:{game_id}", "options": [{"label": "·", "value": "0"}]}
+    message.components = [*message.components[:4], {"type": 1, "components": [menu]}]
+
+
+async def test_each_players_whole_sheet_is_one_choice_away_for_the_asker_alone(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob, dave = h.users["alice"], h.users["bob"], h.users["dave"]
+        game_id = await open_table(h, "alice", ["bob"], bots=1)
+        for move in range(6):  # some dice on the sheets
+            await human_move(h, game_id, move)
+        table = await h.table(game_id)
+        board = h.board_message(table)
+        menu = board.component(f"sheet:{game_id}")
+        assert menu is not None and [o["label"] for o in menu["options"]] == table.names
+        public = [m.id for m in h.sb.messages(h.thread(table)) if m.audience.kind == "public"]
+
+        # Anyone may look, a player or not; the answer is theirs alone and in their language.
+        for user, locale in ((dave, "en"), (bob, "ko")):
+            answer = await choose_sheet(h, user, board, game_id, 1)
+            assert answer.audience.kind == "ephemeral" and answer.audience.user_id == user.id
+            assert table.names[1] in answer.text
+            [sheet] = answer.attachments
+            image = Image.open(io.BytesIO(sheet.data))
+            assert sheet.filename == "sheet.png" and image.format == "PNG" and image.width > image.height
+            # drawn from what everyone sees of the game, nothing more
+            drawn = presenter("roll_player").render_sheet(table.view(None), 1, table.names, locale)
+            assert sheet.data == drawn
+        now = [m.id for m in h.sb.messages(h.thread(table)) if m.audience.kind == "public"]
+        assert now == public  # nothing said in public
+
+        # An ended game's board loses the menu; one left on an older board, or naming a game that no longer
+        # exists, is answered with what happened.
+        await h.slash(alice, h.thread(table), "play abandon", {"game": game_id})
+        board = h.board_message(await h.table(game_id))
+        assert board.component(f"sheet:{game_id}") is None
+        plant_sheet_menu(board, game_id)
+        ended = await choose_sheet(h, dave, board, game_id, 0)
+        assert ended.audience.user_id == dave.id and "not running" in ended.text and not ended.attachments
+        plant_sheet_menu(board, 999_999)
+        missing = await choose_sheet(h, dave, board, 999_999, 0)
+        assert missing.audience.user_id == dave.id and "no longer exists" in missing.text
         assert h.sb.violations == []
 
 

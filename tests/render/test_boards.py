@@ -12,14 +12,10 @@ from engines.roll_player.data import CARDS
 from engines.talisman.data import SPACES
 from render import druids, roll_player, talisman
 from render.common import ACCENT, SEAT_COLOURS, font
+from render.text import counted
 from tests.render.helpers import colours_in, has_colour, picture, played
 
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Eve", "Frank"]
-LOCALES = ("en", "ko", "es")
-
-
-def _shape(labels: dict) -> dict:
-    return {key: _shape(value) if isinstance(value, dict) else None for key, value in labels.items()}
 
 
 # --- Roll Player ---------------------------------------------------------------------------------------------
@@ -73,13 +69,6 @@ def test_korean_and_spanish_card_texts_fit_the_sheet_card_face():
     for cid, card in CARDS.items():
         assert len(roll_player._wrap(card["text"]["ko"], 17, roll_player.CARD_W - 54)) <= 3, cid
         assert len(roll_player._wrap(card["text"]["es"], 15, roll_player.CARD_W - 54)) <= 4, cid
-
-
-def test_every_label_exists_in_every_language():
-    for module in (roll_player, talisman, druids):
-        assert set(module.LABELS) == set(LOCALES), module.__name__
-        for locale in LOCALES:
-            assert _shape(module.LABELS[locale]) == _shape(module.LABELS["en"]), (module.__name__, locale)
 
 
 # --- Talisman ------------------------------------------------------------------------------------------------
@@ -154,10 +143,11 @@ def test_druids_movers_sit_on_the_score_track_in_their_lanes():
 
 
 def test_druids_counts_words_in_the_right_number():
-    labels = druids._labels("en")
-    assert druids._count(labels, "cards", 1) == "1 card"
-    assert druids._count(labels, "cards", 2) == "2 cards"
-    assert druids._count(druids._labels("es"), "gems", 1) == "1 gema"
+    cards = druids._labels("en")["cards"]
+    assert counted(cards, "en", 1) == "1 card"
+    assert counted(cards, "en", 2) == "2 cards"
+    assert counted(druids._labels("es")["gems"], "es", 1) == "1 gema"
+    assert counted(druids._labels("ko")["gems"], "ko", 1) == "보석 1장"
 
 
 def test_the_table_pictures_are_what_the_presenters_draw():
