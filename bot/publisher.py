@@ -312,12 +312,15 @@ class Publisher:
     def note_text(self, table: Table, note: dict[str, Any]) -> str:
         """A happening the service noted with the change (someone left, a deadline move, …), in words."""
         locale = table.record.locale
+        game = presenter(table.engine.name)
         params = {**_names(table), **note.get("params", {})}
         if "events" in params and table.state is not None:  # a move told from its committed public events
-            game = presenter(table.engine.name)
             events, seat = params.pop("events"), params["seat"]
             params["action"] = game.move_summary(events, table.names, table.view(None), locale, seat)
-        return i18n.t(note["key"], locale, **params)
+        key = note["key"]
+        if key == "game.welcome" and not game.has_private:  # no hands, so no word of DMs and "My hand"
+            key = "game.welcome_open"
+        return i18n.t(key, locale, **params)
 
     # --- when Discord says no -------------------------------------------------------------------------------------
 

@@ -112,7 +112,9 @@ async def test_a_person_hosts_a_solo_game(tmp_path):
         await h.click(bob, lobby, f"lobby:start:{game_id}")
         table = await h.table(game_id)
         assert table.status == "active" and table.names == ["Bob"] and table.state["solo"]
-        assert "Set-up: Bob chooses a character sheet" in h.board_message(table).text  # the server's language
+        board = h.board_message(table).text
+        assert "Set-up: Bob chooses a character sheet" in board  # the server's language
+        assert "Nothing in this game is secret" in board and "My hand" not in board  # no hands in Roll Player
         [dm] = h.sb.dms(bob)
         assert "차례" in dm.text and dm.component(f"table:turn:{game_id}")  # Bob's own language
         for _ in range(3):
