@@ -10,12 +10,13 @@ import asyncio
 import hashlib
 import json
 import secrets
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from sqlalchemy.orm import joinedload
@@ -43,11 +44,13 @@ def utcnow() -> datetime:
 
 @dataclass
 class Table:
-    """A game as loaded from the database, with its engine and decoded state."""
+    """A game as loaded from the database, with its engine and decoded state. A table stands for one version of
+    the game, so what is derived from its state (views, each seat's choices) is worked out once per table."""
 
     record: Game
     engine: Engine
     state: State | None
+    _derived: dict[tuple[str, int | None], Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def id(self) -> int:
@@ -81,7 +84,13 @@ class Table:
 
     def view(self, viewer: int | None) -> View:
         assert self.state is not None
-        return self.engine.view(self.state, viewer)
+        return self._once("view", viewer, lambda: self.engine.view(self.state, viewer))
+
+    def _once(self, what: str, seat: int | None, work: Callable[[], Any]) -> Any:
+        key = (what, seat)
+        if key not in self._derived:
+            self._derived[key] = work()
+        return self._derived[key]
 
     def to_act(self) -> list[int]:
         return [] if self.state is None else self.engine.to_act(self.state)
@@ -107,7 +116,7 @@ class Table:
     def choice_token(self, seat: int) -> int:
         """A short digest of what `seat` may do now: a picker is out of date only when this changes, so one
         player's step in a simultaneous phase leaves the others' open pickers working."""
-        return choice_token(choices(self, seat))
+        return self._once("token", seat, lambda: choice_token(choices(self, seat)))
 
 
 def choices(table: Table, seat: int) -> list[Action]:
@@ -115,7 +124,12 @@ def choices(table: Table, seat: int) -> list[Action]:
     a "ready")."""
     if table.state is None or table.status != ACTIVE:
         return []
-    return table.engine.legal_actions(table.state, seat) or table.engine.side_actions(table.state, seat)
+    state = table.state
+    return table._once(
+        "choices",
+        seat,
+        lambda: table.engine.legal_actions(state, seat) or table.engine.side_actions(state, seat),
+    )
 
 
 def choice_token(actions: list[Action]) -> int:
@@ -170,6 +184,9 @@ class GameService:
         self.think = think or think_here
         self._locks: dict[int, asyncio.Lock] = {}
         self._settings: dict[int | None, GuildSettings] = {}
+        self._locales: OrderedDict[int, str] = (
+            OrderedDict()
+        )  # user -> language as stored (see remember_locale)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -423,11 +440,20 @@ class GameService:
     # --- moves ----------------------------------------------------------------------------------------------------
 
     async def act(
-        self, game_id: int, user_id: int, action: Action, expected_version: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        action: Action,
+        expected_version: int | None = None,
+        read: Table | None = None,
     ) -> MoveResult:
-        """Apply one player's action; raises ServiceError or IllegalAction with the game unchanged."""
+        """Apply one player's action; raises ServiceError or IllegalAction with the game unchanged. `read`: the
+        game as the caller just read it at `expected_version`, which spares reading it again (the commit is
+        guarded by that version all the same, so a change in between makes the move "stale", as a new read
+        would)."""
         async with self._lock(game_id):
-            table = await self.get(game_id)
+            fresh = read is not None and read.id == game_id and read.version == expected_version
+            table = read if fresh and read is not None else await self.get(game_id)
             if table.status != ACTIVE or table.state is None:
                 raise ServiceError("game_not_running")
             if expected_version is not None and expected_version != table.version:
@@ -467,10 +493,19 @@ class GameService:
             values["notes"] = [*(table.record.notes or []), {"key": note[0], "params": note[1]}]
         waiting_before = set(table.to_act())
         waiting_after = set(table.engine.to_act(state))
-        if waiting_after != waiting_before:
+        new_wait = waiting_after != waiting_before
+        if new_wait:
             values["waiting_since"] = now
         if outcome is not None:
             values.update(status=FINISHED, finished_at=now)
+        # When the clock must next look at the game, written by the same statement as the move.
+        seats_after = [
+            _Changed(row, reminders_sent=0) if new_wait and row.seat in waiting_after else row
+            for row in table.record.seats
+        ]
+        after_row = _Changed(table.record, **values, seats=seats_after)
+        settings = await self.settings_for(table.record.guild_id)
+        values["due_at"] = next_due(Table(after_row, table.engine, state), settings)  # type: ignore[arg-type]
         async with self.sessions() as session, session.begin():
             result = await session.execute(
                 update(Game).where(Game.id == table.id, Game.version == table.version).values(**values)
@@ -489,7 +524,7 @@ class GameService:
                     created_at=now,
                 )
             )
-            if waiting_after != waiting_before:  # a new wait starts: reminders count again from zero
+            if new_wait:  # a new wait starts: reminders count again from zero
                 await session.execute(
                     update(Seat)
                     .where(Seat.game_id == table.id, Seat.seat.in_(sorted(waiting_after)))
@@ -506,21 +541,20 @@ class GameService:
         for name, value in values.items():
             setattr(record, name, value)
         for seat_row in record.seats:
-            if waiting_after != waiting_before and seat_row.seat in waiting_after:
+            if new_wait and seat_row.seat in waiting_after:
                 seat_row.reminders_sent = 0
             if outcome is not None:
                 seat_row.final_score = outcome.scores[seat_row.seat]
                 seat_row.won = seat_row.seat in outcome.winners
-        after = Table(record, table.engine, state)
-        await self._set_due(after)
-        return after
+        return Table(record, table.engine, state)
 
     # --- the built-in player, substitutes and leavers -------------------------------------------------------------
 
-    async def act_for_bot(self, game_id: int, seat: int) -> MoveResult:
-        """The built-in player moves for a seat nobody holds (or whose deadline passed)."""
+    async def act_for_bot(self, game_id: int, seat: int, read: Table | None = None) -> MoveResult:
+        """The built-in player moves for a seat nobody holds (or whose deadline passed). `read`: the game as the
+        caller last read it (see `act`); the commit is guarded by its version."""
         async with self._lock(game_id):
-            table = await self.get(game_id)
+            table = read if read is not None and read.id == game_id else await self.get(game_id)
             if table.status != ACTIVE or table.state is None or seat not in table.to_act():
                 raise ServiceError("stale")
             action = await self._bot_choice(table, seat, table.seat_row(seat).bot_level)
@@ -877,6 +911,8 @@ class GameService:
             )
 
     async def on_vacation(self, user_ids: list[int]) -> set[int]:
+        if not user_ids:
+            return set()
         async with self.sessions() as session:
             rows = await session.scalars(
                 select(UserPrefs.user_id).where(UserPrefs.user_id.in_(user_ids), UserPrefs.vacation.is_(True))
@@ -884,9 +920,14 @@ class GameService:
             return set(rows)
 
     async def remember_locale(self, user_id: int, locale: str) -> None:
-        """The language a user's interaction came in; written only when it changed."""
-        async with self.sessions() as session:  # every interaction asks: a read, so no write turn is taken
+        """The language a user's interaction came in; written only when it changed. Every interaction asks, so
+        the language this process last read or wrote for each recent user is kept and not read again."""
+        if self._locales.get(user_id) == locale:
+            self._locales.move_to_end(user_id)
+            return
+        async with self.sessions() as session:  # a read, so no write turn is taken
             if await session.scalar(select(UserPrefs.locale).where(UserPrefs.user_id == user_id)) == locale:
+                self._known_locale(user_id, locale)
                 return
         try:
             async with self.sessions() as session, session.begin():
@@ -897,9 +938,19 @@ class GameService:
                     prefs.locale = locale
         except IntegrityError:  # the user's row was created meanwhile (two interactions at once): update that
             await self.remember_locale(user_id, locale)
+            return
+        self._known_locale(user_id, locale)
+
+    def _known_locale(self, user_id: int, locale: str) -> None:
+        self._locales[user_id] = locale
+        self._locales.move_to_end(user_id)
+        if len(self._locales) > LOCALES_KEPT:
+            self._locales.popitem(last=False)
 
     async def user_locales(self, user_ids: list[int]) -> dict[int, str]:
         """The last seen language of each of these users who has interacted with us."""
+        if not user_ids:
+            return {}
         async with self.sessions() as session:
             rows = await session.execute(
                 select(UserPrefs.user_id, UserPrefs.locale).where(
@@ -929,6 +980,8 @@ class GameService:
 
     async def ping_preferences(self, user_ids: list[int]) -> dict[int, str]:
         """Each user's ping preference ("all" when they never chose)."""
+        if not user_ids:
+            return {}
         async with self.sessions() as session:
             rows = await session.execute(
                 select(UserPrefs.user_id, UserPrefs.pings).where(UserPrefs.user_id.in_(user_ids))
@@ -1017,18 +1070,27 @@ class GameService:
         async with self.sessions() as session:
             return list(await session.scalars(select(Game.id).where(due).order_by(Game.publish_at)))
 
-    async def shown(self, table: Table) -> None:
-        """Discord now shows `table`'s version: the outbox entry is done unless a newer change came meanwhile."""
+    async def shown(self, table: Table, private_messages: Sequence[PrivateMessage] = ()) -> None:
+        """Discord now shows `table`'s version: the outbox entry is done unless a newer change came meanwhile;
+        the private messages sent or edited for it are noted in the same transaction."""
         told = {**table.told, **table.acting}
         done = {"shown_version": table.version, "shown_acting": _stored(told), "publish_attempts": 0}
+        cleared = {"publish_at": None, "notes": [], "publish_problem": None}
         async with self.sessions() as session, session.begin():
+            await self._note_private_messages(session, table.id, private_messages)
+            # Usually nothing newer came meanwhile and one statement does both parts.
+            both = await session.execute(
+                update(Game)
+                .where(Game.id == table.id, Game.version == table.version, Game.shown_version < table.version)
+                .values(**done, **cleared)
+            )
+            if both.rowcount == 1:
+                return
             await session.execute(
                 update(Game).where(Game.id == table.id, Game.shown_version < table.version).values(**done)
             )
             await session.execute(
-                update(Game)
-                .where(Game.id == table.id, Game.version == table.version)
-                .values(publish_at=None, notes=[], publish_problem=None)
+                update(Game).where(Game.id == table.id, Game.version == table.version).values(**cleared)
             )
 
     async def publish_later(self, game_id: int, attempts: int, problem: str | None = None) -> datetime | None:
@@ -1044,15 +1106,42 @@ class GameService:
             )
         return when
 
-    async def remember_private_message(
-        self, game_id: int, seat: int, channel_id: int, message_id: int, view_digest: str | None
-    ) -> None:
+    async def remember_private_messages(self, game_id: int, messages: list[PrivateMessage]) -> None:
+        """Where each seat's private message is and what it shows, all in one transaction."""
+        if not messages:
+            return
         async with self.sessions() as session, session.begin():
-            await session.execute(
-                update(Seat)
-                .where(Seat.game_id == game_id, Seat.seat == seat)
-                .values(dm_channel_id=channel_id, dm_message_id=message_id, dm_view=view_digest)
+            await self._note_private_messages(session, game_id, messages)
+
+    @staticmethod
+    async def _note_private_messages(
+        session: AsyncSession, game_id: int, messages: Sequence[PrivateMessage]
+    ) -> None:
+        if not messages:
+            return
+        seats = Seat.__table__
+        await session.execute(  # one statement for all of them (executemany)
+            update(seats)
+            .where(seats.c.game_id == game_id, seats.c.seat == bindparam("at_seat"))
+            .values(
+                dm_channel_id=bindparam("channel"),
+                dm_message_id=bindparam("message"),
+                dm_view=bindparam("digest"),
+            ),
+            [
+                {"at_seat": seat, "channel": channel, "message": message, "digest": digest}
+                for seat, channel, message, digest in messages
+            ],
+        )
+
+    async def recent_events(self, game_id: int, limit: int) -> list[list[Event]]:
+        """The events of the game's last `limit` moves, oldest first (only that column is read: the stored
+        states beside them are large)."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(Move.events).where(Move.game_id == game_id).order_by(Move.version.desc()).limit(limit)
             )
+            return list(reversed(list(rows)))
 
     # --- spectators and stats -------------------------------------------------------------------------------------
 
@@ -1109,6 +1198,9 @@ class GameService:
             return [self._table(record) for record in await session.scalars(query)]
 
 
+PrivateMessage = tuple[int, int, int, str | None]  # seat, DM channel, message, digest of the view it shows
+
+
 @dataclass
 class Due:
     games: list[Table] = field(default_factory=list)  # every game looked at (its due time is stored again)
@@ -1137,6 +1229,7 @@ def _level(level: str) -> str:
 
 
 MAX_GAME_ID = 2**31 - 1
+LOCALES_KEPT = 50_000  # users whose stored language this process remembers
 SYSTEM_USER = 0  # the user id logged for moves the host made itself (bots, deadlines)
 UNDO = "undo"
 SETTINGS_COLUMNS = (
@@ -1213,6 +1306,18 @@ def auto_pass_seconds(seed: int, version: int, seat: int) -> int:
     after a delay that looks like someone deciding."""
     digest = hashlib.blake2b(f"{seed}:{version}:{seat}".encode(), digest_size=2).digest()
     return 4 + int.from_bytes(digest, "big") % 17
+
+
+class _Changed:
+    """A row as a change will leave it: the given values over the row's own (read-only)."""
+
+    def __init__(self, row: Any, **changes: Any) -> None:
+        self._row = row
+        self._changes = changes
+
+    def __getattr__(self, name: str) -> Any:
+        changes = self.__dict__["_changes"]
+        return changes[name] if name in changes else getattr(self.__dict__["_row"], name)
 
 
 def _stored(marks: dict[int, str]) -> dict[str, str]:
