@@ -16,10 +16,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import bindparam, case, func, insert, select, update
+from sqlalchemy import LABEL_STYLE_TABLENAME_PLUS_COL, bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sqlalchemy.orm import joinedload
 
 from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
 from engines import get_engine
@@ -42,12 +41,54 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+_GAMES, _SEATS = Game.__table__, Seat.__table__
+_GAME_WITH_SEATS = (
+    select(_GAMES, _SEATS)
+    .set_label_style(LABEL_STYLE_TABLENAME_PLUS_COL)
+    .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+    .where(_GAMES.c.id == bindparam("game_id"))
+    .order_by(_SEATS.c.seat)
+)
+
+
+class SeatRow:
+    """A seat as read (the columns of `Seat`, plain attributes)."""
+
+    def __init__(self, **columns: Any) -> None:
+        self.__dict__.update(columns)
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+
+class GameRow:
+    """A game as read for a table (the columns of `Game`, plain attributes, with its seats in order)."""
+
+    seats: list[SeatRow]
+
+    def __init__(self, seats: list[SeatRow], **columns: Any) -> None:
+        self.__dict__.update(columns)
+        self.seats = seats
+
+    @classmethod
+    def of(cls, rows: Sequence[Any]) -> GameRow:
+        """From the rows of _GAME_WITH_SEATS: the game's columns repeated beside each of its seats."""
+        first = rows[0]._mapping
+        seats = [
+            SeatRow(**{column.name: row._mapping[column] for column in _SEATS.columns})
+            for row in rows
+            if row._mapping[_SEATS.c.id] is not None
+        ]
+        return cls(seats, **{column.name: first[column] for column in _GAMES.columns})
+
+
 @dataclass
 class Table:
     """A game as loaded from the database, with its engine and decoded state. A table stands for one version of
     the game, so what is derived from its state (views, each seat's choices) is worked out once per table."""
 
-    record: Game
+    record: Game | GameRow
     engine: Engine
     state: State | None
     _derived: dict[tuple[str, int | None], Any] = field(default_factory=dict, repr=False, compare=False)
@@ -197,11 +238,12 @@ class GameService:
         if not 0 < game_id <= MAX_GAME_ID:  # a typed or forged id no database column could hold
             raise ServiceError("game_not_found", game=min(game_id, MAX_GAME_ID + 1))
         async with self.sessions() as session:
-            # The seats in the same query: one trip to the database instead of two.
-            record = await session.get(Game, game_id, options=[joinedload(Game.seats)])
-            if record is None:
-                raise ServiceError("game_not_found", game=game_id)
-            return self._table(record)
+            # The game and its seats in one query, as plain rows: building ORM objects for every read cost more
+            # than the query itself.
+            rows = (await session.execute(_GAME_WITH_SEATS, {"game_id": game_id})).all()
+        if not rows:
+            raise ServiceError("game_not_found", game=game_id)
+        return self._table(GameRow.of(rows))
 
     async def games_in_channel(
         self, channel_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)
@@ -712,9 +754,9 @@ class GameService:
     # --- undo -----------------------------------------------------------------------------------------------------
 
     @staticmethod
-    def _effective(moves: list[Move]) -> list[Move]:
-        """The moves still in effect: an undo removes the move it undid."""
-        effective: list[Move] = []
+    def _effective(moves: list[Any]) -> list[Any]:
+        """The moves (or rows with their `action`) still in effect: an undo removes the move it undid."""
+        effective: list[Any] = []
         for move in moves:
             if move.action.get("type") == UNDO:
                 effective.pop()
@@ -734,7 +776,16 @@ class GameService:
     async def state_history(self, table: Table) -> list[str]:
         """The stored state as dealt and after every move still in effect (replayed for games from before
         snapshots were kept): what a score chart over the game is drawn from, decoded by the picture worker."""
-        effective = self._effective(await self.moves(table.id))
+        moves = Move.__table__
+        async with self.sessions() as session:  # hundreds of moves: plain rows of the two columns needed
+            log = (
+                await session.execute(
+                    select(moves.c.seat, moves.c.action, moves.c.state_after)
+                    .where(moves.c.game_id == table.id)
+                    .order_by(moves.c.version)
+                )
+            ).all()
+        effective = self._effective(log)
         states = [table.record.first_state, *(m.state_after for m in effective)]
         if all(text is not None for text in states):
             return states  # type: ignore[return-value]
