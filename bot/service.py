@@ -249,26 +249,28 @@ class GameService:
         self, channel_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)
     ) -> list[Table]:
         """Games whose lobby is in this channel or whose thread this is, newest first."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(Game)
-                .where(
-                    (Game.channel_id == channel_id) | (Game.thread_id == channel_id),
-                    Game.status.in_(statuses),
-                )
-                .order_by(Game.id.desc())
-            )
-            return [self._table(record) for record in rows]
+        here = (_GAMES.c.channel_id == channel_id) | (_GAMES.c.thread_id == channel_id)
+        return await self._tables(here & _GAMES.c.status.in_(statuses))
 
     async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[Table]:
+        seated = _GAMES.c.id.in_(select(_SEATS.c.game_id).where(_SEATS.c.user_id == user_id))
+        return await self._tables(seated & _GAMES.c.status.in_(statuses))
+
+    async def _tables(self, where: Any) -> list[Table]:
+        """The games matching `where`, newest first, each with its seats: one query, plain rows."""
+        query = (
+            select(_GAMES, _SEATS)
+            .set_label_style(LABEL_STYLE_TABLENAME_PLUS_COL)
+            .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+            .where(where)
+            .order_by(_GAMES.c.id.desc(), _SEATS.c.seat)
+        )
         async with self.sessions() as session:
-            rows = await session.scalars(
-                select(Game)
-                .join(Seat)
-                .where(Seat.user_id == user_id, Game.status.in_(statuses))
-                .order_by(Game.id.desc())
-            )
-            return [self._table(record) for record in rows]
+            rows = (await session.execute(query)).all()
+        by_game: dict[int, list[Any]] = {}
+        for row in rows:
+            by_game.setdefault(row._mapping[_GAMES.c.id], []).append(row)
+        return [self._table(GameRow.of(game_rows)) for game_rows in by_game.values()]
 
     async def moves(self, game_id: int, limit: int | None = None) -> list[Move]:
         async with self.sessions() as session:
