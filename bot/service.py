@@ -496,8 +496,10 @@ class GameService:
         guarded by that version all the same, so a change in between makes the move "stale", as a new read
         would)."""
         async with self._lock(game_id):
-            fresh = read is not None and read.id == game_id and read.version == expected_version
-            table = read if fresh and read is not None else await self.get(game_id)
+            if read is not None and read.id == game_id and read.version == expected_version:
+                table = read
+            else:
+                table = await self.get(game_id)
             if table.status != ACTIVE or table.state is None:
                 raise ServiceError("game_not_running")
             if expected_version is not None and expected_version != table.version:
