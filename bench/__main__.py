@@ -11,6 +11,7 @@ from bench import (
     crash_bench,
     engines_bench,
     fuzz_bench,
+    hotpath_bench,
     notify_bench,
     render_bench,
     storage_bench,
@@ -28,6 +29,7 @@ def main() -> None:
     storage_bench.run(count=60 if quick else 400)
     clock_bench.run(games=1_000 if quick else clock_bench.GAMES)
     notify_bench.run(moves=60 if quick else 300)
+    hotpath_bench.run(interactions=300 if quick else 1_200)
     if quick:
         strength_bench.run(games=2, budget=40, round_cap=60)
     else:  # the issue asks 200 games per setting at the default budget: many hours on 2 cores, so opt in

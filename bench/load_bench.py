@@ -507,7 +507,7 @@ class GameDriver(Actor):
             phase.rec.games_finished += 1
             self.thread_id = self.game_id = None
             return
-        waiting = [p for p in self.people if p.id in board.mention_ids]
+        waiting = [p for p in self.people if p.id in board.mention_ids or _named_as_waiting(board, p.name)]
         if not waiting:  # the built-in player is moving: wait for its board
             if (
                 await self.boards.after(
@@ -613,6 +613,13 @@ class GameDriver(Actor):
         if done is not None and done.callback_type != 5:
             self.refused = True
         return clicked if done is not None and done.callback_type == 5 else None
+
+
+def _named_as_waiting(board: Any, name: str) -> bool:
+    """Whether the board's closing line (who must act) names this person: only those newly to act are
+    mentioned, so a board edited within someone's turn names them without a ping."""
+    closing = board.content.rsplit("\n\n", 1)[-1]
+    return re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", closing) is not None
 
 
 def _picker_version(picker: Any) -> str | None:

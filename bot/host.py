@@ -82,24 +82,25 @@ class GameHost:
 
     async def after_commit(self, game_id: int) -> None:
         """Show the committed change, then let the built-in players take their moves."""
-        await self.publisher.publish(game_id)
-        await self.run_bots(game_id)
+        await self.run_bots(game_id, await self.publisher.publish(game_id))
 
-    async def run_bots(self, game_id: int) -> None:
+    async def run_bots(self, game_id: int, table: Table | None = None) -> None:
         """The built-in player moves for every seat it holds until a person must act or the game ends; each of
-        its moves is published like anyone's."""
+        its moves is published like anyone's. `table`: the game as the publisher just read it (a change
+        committed since then runs the built-in players itself, after its own publishing)."""
         for _ in range(BOT_MOVES_AT_ONCE):
-            table = await self.service.get(game_id)
+            if table is None:
+                table = await self.service.get(game_id)
             seats = (
                 table.bots_to_act() if table.status == ACTIVE and table.record.demo_move_at is None else []
             )
             if not seats:
                 return
             try:
-                await self.service.act_for_bot(game_id, seats[0])
+                await self.service.act_for_bot(game_id, seats[0], read=table)
             except ServiceError:  # someone else moved this game meanwhile; their commit carries on
                 return
-            await self.publisher.publish(game_id)
+            table = await self.publisher.publish(game_id)
 
     # --- delegated to the parts (what the cogs and buttons call) --------------------------------------------------
 

@@ -9,6 +9,7 @@ to show the table afterwards (the publisher catches up).
 from __future__ import annotations
 
 import logging
+from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -32,6 +33,9 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
+OFFERS_KEPT = 512  # (game, version, seat) whose picker offers are kept: a few per game being played
+
+
 def offered(table: Table, seat: int, actions: list[Any]) -> list[Any]:
     """What the picker offers: the seat's choices, chained with its own next moves and led by a suggestion where
     that saves clicks (bot/chooser.py); the same list for drawing a picker and for reading its clicks."""
@@ -43,6 +47,23 @@ class Picker:
     def __init__(self, host: GameHost) -> None:
         self.host = host
         self.service = host.service
+        # Working out the offers plays each choice ahead and asks the built-in player for a suggestion: done once
+        # per game version and seat, not at every click. The stored state text is compared as well, so an entry
+        # can only ever serve the very state it was worked out from.
+        self._offers: OrderedDict[tuple[int, int, int], tuple[str | None, list[Any]]] = OrderedDict()
+
+    def offered(self, table: Table, seat: int, actions: list[Any]) -> list[Any]:
+        """`offered`, worked out once per game version and seat."""
+        key = (table.id, table.version, seat)
+        kept = self._offers.get(key)
+        if kept is not None and kept[0] == table.record.state:
+            self._offers.move_to_end(key)
+            return kept[1]
+        offers = offered(table, seat, actions)
+        self._offers[key] = (table.record.state, offers)
+        if len(self._offers) > OFFERS_KEPT:
+            self._offers.popitem(last=False)
+        return offers
 
     async def message(
         self, table: Table, seat: int, path: list[int], locale: str, notes: list[str]
@@ -56,7 +77,7 @@ class Picker:
             lines.append(await self.waiting_line(table, seat, locale))
             return _clip("\n".join(lines)), None
         token = table.choice_token(seat)
-        step = narrow(offered(table, seat, actions), path)
+        step = narrow(self.offered(table, seat, actions), path)
         status = game.status_text(view_data, table.names, locale)
         if status:
             lines.append(f"*{status}*")
@@ -129,7 +150,7 @@ class Picker:
             await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
             return
         try:
-            step = narrow(offered(table, seat, actions), decode_path(path_text)) if actions else None
+            step = narrow(self.offered(table, seat, actions), decode_path(path_text)) if actions else None
         except PathError:
             step = None
         if step is None:
@@ -152,12 +173,14 @@ class Picker:
         interaction is already deferred), then answer and publish. Each part is committed on its own; if a later
         part is refused, what went before stands and the picker says why the rest did not."""
         results: list[MoveResult] = []
-        version = table.version
+        read = table
         try:
             for part in split(step.action):
-                result = await self.service.act(table.id, interaction.user.id, part, expected_version=version)
+                result = await self.service.act(
+                    table.id, interaction.user.id, part, expected_version=read.version, read=read
+                )
                 results.append(result)
-                version = result.table.version
+                read = result.table
         except (IllegalAction, ServiceError) as error:
             fresh = await self.service.get(table.id)
             seat = fresh.seat_of(interaction.user.id)
@@ -220,7 +243,7 @@ class Picker:
             raise ServiceError("malformed_action")
         try:
             result = await self.service.act(
-                table.id, interaction.user.id, actions[index], expected_version=table.version
+                table.id, interaction.user.id, actions[index], expected_version=table.version, read=table
             )
         except (IllegalAction, ServiceError) as error:
             # Another move got in first: this reply has no picker to refresh, so just say so.

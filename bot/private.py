@@ -16,7 +16,7 @@ import discord
 from bot import i18n
 from bot.drawing import Pictures
 from bot.games import presenter
-from bot.service import GameService, ServiceError, Table
+from bot.service import GameService, PrivateMessage, ServiceError, Table
 from bot.ui import dm_view, png_file
 
 log = logging.getLogger(__name__)
@@ -37,29 +37,44 @@ class PrivateMessages:
         # Languages heard in interactions whose saving is still under way (see remember_locale).
         self._heard: dict[int, str] = {}
 
-    async def update(self, table: Table, told: set[int], unsure: bool = False) -> None:
+    async def update(self, table: Table, told: set[int], unsure: bool = False) -> list[PrivateMessage]:
         """A new "your move" DM for each seat in `told`; for every other person, their DM edited if their private
-        view changed. `unsure`: a DM may have gone out before a crash, so look for it before sending again."""
+        view changed. `unsure`: a DM may have gone out before a crash, so look for it before sending again.
+        Returns where the messages sent or edited are, for the caller to note with the version it shows (if a
+        seat's message failed, those that went out are noted here before the failure is raised)."""
         game = presenter(table.engine.name)
         seats = [s for s in table.seats if s.user_id is not None and not s.dms_closed]
         if not game.has_private:
             seats = [s for s in seats if s.seat in told]
         locales = await self.reader_locales([s.user_id for s in seats], table.record.locale) if seats else {}
-        await asyncio.gather(*(self._update_seat(table, s, s.seat in told, locales, unsure) for s in seats))
+        outcomes = await asyncio.gather(
+            *(self._update_seat(table, s, s.seat in told, locales, unsure) for s in seats),
+            return_exceptions=True,
+        )
+        sent = [outcome for outcome in outcomes if isinstance(outcome, tuple)]
+        failed = [outcome for outcome in outcomes if isinstance(outcome, BaseException)]
+        if failed:
+            await self.service.remember_private_messages(table.id, sent)
+            raise failed[0]
+        return sent
 
     async def _update_seat(
         self, table: Table, row: Any, their_turn: bool, locales: dict[int, str], unsure: bool
-    ) -> None:
+    ) -> PrivateMessage | None:
+        """Send or edit one seat's private message; returns where it now is and the digest of what it shows
+        (seat, channel, message, digest), or None when nothing was sent."""
         game = presenter(table.engine.name)
         locale = locales[row.user_id]
-        png = await self.private_png(table, row.seat, locale)
         digest = (
             self.pictures.key(table.engine.name, row.seat, table.view(row.seat), [], "").hex()
-            if png
+            if game.has_private and table.state is not None
             else None
         )
         if not their_turn and digest == row.dm_view:
-            return  # nothing new for them
+            return None  # nothing new for them: no picture is drawn either
+        png = await self.private_png(table, row.seat, locale)
+        if png is None:
+            digest = None
         title = game.title(locale)
         mark = f"\n-# {version_mark(table)}"
         file = png_file(png, "private.png") if png else discord.utils.MISSING
@@ -77,10 +92,7 @@ class PrivateMessages:
                 try:
                     view = dm_view(table, locale) if acting else None
                     await message.edit(content=text + mark, attachments=[file], view=view)
-                    await self.service.remember_private_message(
-                        table.id, row.seat, row.dm_channel_id, row.dm_message_id, digest
-                    )
-                    return
+                    return row.seat, row.dm_channel_id, row.dm_message_id, digest
                 except discord.NotFound:  # they deleted it: a new one below
                     pass
             channel = await self.client.create_dm(discord.Object(row.user_id))
@@ -92,7 +104,7 @@ class PrivateMessages:
             message = found or await channel.send(
                 text + mark, file=file, view=dm_view(table, locale) if their_turn else discord.utils.MISSING
             )
-            await self.service.remember_private_message(table.id, row.seat, channel.id, message.id, digest)
+            return row.seat, channel.id, message.id, digest
         except discord.Forbidden:  # DMs closed: said once in the thread; "My hand" still works
             await self.service.set_dms_closed(table.id, row.user_id, True)
             thread = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
@@ -103,13 +115,14 @@ class PrivateMessages:
                 )
             except discord.Forbidden:
                 log.info("game %s: could not say that %s's DMs are closed", table.id, row.user_id)
+            return None
 
-    async def close(self, table: Table) -> None:
+    async def close(self, table: Table) -> list[PrivateMessage]:
         """The game is over: each seat's last DM loses its button and says so (an edit, which notifies nobody), so
-        no "your move" is left to click into a game that has ended."""
+        no "your move" is left to click into a game that has ended. Returns the seats' messages as forgotten."""
         seats = [s for s in table.seats if s.user_id is not None and s.dm_message_id]
         if not seats:
-            return
+            return []
         locales = await self.reader_locales([s.user_id for s in seats], table.record.locale)
         game = presenter(table.engine.name)
         for row in seats:
@@ -124,7 +137,7 @@ class PrivateMessages:
                 await message.edit(content=text, view=None)
             except (discord.NotFound, discord.Forbidden):  # deleted, or DMs closed since: nothing left to fix
                 pass
-            await self.service.remember_private_message(table.id, row.seat, row.dm_channel_id, None, None)
+        return [(row.seat, row.dm_channel_id, None, None) for row in seats]
 
     @staticmethod
     def _link(table: Table) -> str:

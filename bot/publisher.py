@@ -23,7 +23,7 @@ from bot.drawing import draw_results
 from bot.games import presenter
 from bot.lobby import lobby_text
 from bot.private import PrivateMessages, version_mark
-from bot.service import ACTIVE, EXPIRED, FINISHED, LOBBY, GameService, ServiceError, Table
+from bot.service import ACTIVE, EXPIRED, FINISHED, LOBBY, GameService, PrivateMessage, ServiceError, Table
 from bot.ui import board_view, png_file
 from engines.base import visible_to
 
@@ -65,17 +65,17 @@ class Publisher:
 
     # --- when it runs ---------------------------------------------------------------------------------------------
 
-    async def publish(self, game_id: int) -> None:
-        """Bring Discord up to this game's newest committed version. Never raises: what fails is retried later or
-        explained in the channel."""
+    async def publish(self, game_id: int) -> Table | None:
+        """Bring Discord up to this game's newest committed version; returns the game as read for it (None if
+        it could not be read). Never raises: what fails is retried later or explained in the channel."""
         lock = self._locks.setdefault(game_id, asyncio.Lock())
         async with lock:
             try:
                 table = await self.service.get(game_id)
             except ServiceError:
-                return
+                return None
             if table.record.publish_at is None:
-                return  # shown already (a publish queued behind ours did the work)
+                return table  # shown already (a publish queued behind ours did the work)
             try:
                 await self._show(table)
             except Permanent as refusal:
@@ -87,6 +87,7 @@ class Publisher:
             except Exception:  # noqa: BLE001 — our own bug: log it, retry later, keep the other games going
                 log.exception("game %s: publishing failed", game_id)
                 await self.service.publish_later(game_id, max(table.record.publish_attempts, 6))
+            return table
 
     async def recover(self, pending: list[int]) -> None:
         """At start-up: whatever was committed but not yet shown, whenever its retry was due."""
@@ -104,6 +105,7 @@ class Publisher:
 
     async def _show(self, table: Table) -> None:
         record = table.record
+        sent: list[PrivateMessage] = []
         if record.status in (LOBBY, EXPIRED):
             await self._show_lobby(table)
         else:
@@ -113,10 +115,12 @@ class Publisher:
                 await self._close_lobby(table)
             await self._show_board(table)
             if record.status == ACTIVE and record.demo_move_at is None:
-                await self.private.update(table, self._newly_told(table), unsure=table.id in self.unsure)
+                sent = await self.private.update(
+                    table, self._newly_told(table), unsure=table.id in self.unsure
+                )
             elif record.status != ACTIVE:
-                await self.private.close(table)
-        await self.service.shown(table)
+                sent = await self.private.close(table)
+        await self.service.shown(table, sent)
         self.unsure.discard(table.id)
 
     async def _show_lobby(self, table: Table) -> None:
@@ -278,8 +282,8 @@ class Publisher:
         public_view = table.view(None) if table.state is not None else {}
         lines: list[str] = []
         if table.state is not None:
-            for move in await self.service.moves(table.id, limit=RECENT_MOVES):
-                for event in move.events:
+            for events in await self.service.recent_events(table.id, RECENT_MOVES):
+                for event in events:
                     if visible_to(event, None):
                         text = game.event_text(event, table.names, public_view, locale)
                         if text:

@@ -10,15 +10,15 @@ import asyncio
 import hashlib
 import json
 import secrets
-from collections.abc import Awaitable, Callable
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import case, func, insert, select, update
+from sqlalchemy import LABEL_STYLE_TABLENAME_PLUS_COL, bindparam, case, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-from sqlalchemy.orm import joinedload
 
 from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
 from engines import get_engine
@@ -41,13 +41,57 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+_GAMES, _SEATS = Game.__table__, Seat.__table__
+_GAME_WITH_SEATS = (
+    select(_GAMES, _SEATS)
+    .set_label_style(LABEL_STYLE_TABLENAME_PLUS_COL)
+    .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+    .where(_GAMES.c.id == bindparam("game_id"))
+    .order_by(_SEATS.c.seat)
+)
+
+
+class SeatRow:
+    """A seat as read (the columns of `Seat`, plain attributes)."""
+
+    def __init__(self, **columns: Any) -> None:
+        self.__dict__.update(columns)
+
+    @property
+    def is_bot(self) -> bool:
+        return self.user_id is None
+
+
+class GameRow:
+    """A game as read for a table (the columns of `Game`, plain attributes, with its seats in order)."""
+
+    seats: list[SeatRow]
+
+    def __init__(self, seats: list[SeatRow], **columns: Any) -> None:
+        self.__dict__.update(columns)
+        self.seats = seats
+
+    @classmethod
+    def of(cls, rows: Sequence[Any]) -> GameRow:
+        """From the rows of _GAME_WITH_SEATS: the game's columns repeated beside each of its seats."""
+        first = rows[0]._mapping
+        seats = [
+            SeatRow(**{column.name: row._mapping[column] for column in _SEATS.columns})
+            for row in rows
+            if row._mapping[_SEATS.c.id] is not None
+        ]
+        return cls(seats, **{column.name: first[column] for column in _GAMES.columns})
+
+
 @dataclass
 class Table:
-    """A game as loaded from the database, with its engine and decoded state."""
+    """A game as loaded from the database, with its engine and decoded state. A table stands for one version of
+    the game, so what is derived from its state (views, each seat's choices) is worked out once per table."""
 
-    record: Game
+    record: Game | GameRow
     engine: Engine
     state: State | None
+    _derived: dict[tuple[str, int | None], Any] = field(default_factory=dict, repr=False, compare=False)
 
     @property
     def id(self) -> int:
@@ -81,7 +125,13 @@ class Table:
 
     def view(self, viewer: int | None) -> View:
         assert self.state is not None
-        return self.engine.view(self.state, viewer)
+        return self._once("view", viewer, lambda: self.engine.view(self.state, viewer))
+
+    def _once(self, what: str, seat: int | None, work: Callable[[], Any]) -> Any:
+        key = (what, seat)
+        if key not in self._derived:
+            self._derived[key] = work()
+        return self._derived[key]
 
     def to_act(self) -> list[int]:
         return [] if self.state is None else self.engine.to_act(self.state)
@@ -107,7 +157,7 @@ class Table:
     def choice_token(self, seat: int) -> int:
         """A short digest of what `seat` may do now: a picker is out of date only when this changes, so one
         player's step in a simultaneous phase leaves the others' open pickers working."""
-        return choice_token(choices(self, seat))
+        return self._once("token", seat, lambda: choice_token(choices(self, seat)))
 
 
 def choices(table: Table, seat: int) -> list[Action]:
@@ -115,7 +165,12 @@ def choices(table: Table, seat: int) -> list[Action]:
     a "ready")."""
     if table.state is None or table.status != ACTIVE:
         return []
-    return table.engine.legal_actions(table.state, seat) or table.engine.side_actions(table.state, seat)
+    state = table.state
+    return table._once(
+        "choices",
+        seat,
+        lambda: table.engine.legal_actions(state, seat) or table.engine.side_actions(state, seat),
+    )
 
 
 def choice_token(actions: list[Action]) -> int:
@@ -170,6 +225,9 @@ class GameService:
         self.think = think or think_here
         self._locks: dict[int, asyncio.Lock] = {}
         self._settings: dict[int | None, GuildSettings] = {}
+        self._locales: OrderedDict[int, str] = (
+            OrderedDict()
+        )  # user -> language as stored (see remember_locale)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -180,36 +238,39 @@ class GameService:
         if not 0 < game_id <= MAX_GAME_ID:  # a typed or forged id no database column could hold
             raise ServiceError("game_not_found", game=min(game_id, MAX_GAME_ID + 1))
         async with self.sessions() as session:
-            # The seats in the same query: one trip to the database instead of two.
-            record = await session.get(Game, game_id, options=[joinedload(Game.seats)])
-            if record is None:
-                raise ServiceError("game_not_found", game=game_id)
-            return self._table(record)
+            # The game and its seats in one query, as plain rows: building ORM objects for every read cost more
+            # than the query itself.
+            rows = (await session.execute(_GAME_WITH_SEATS, {"game_id": game_id})).all()
+        if not rows:
+            raise ServiceError("game_not_found", game=game_id)
+        return self._table(GameRow.of(rows))
 
     async def games_in_channel(
         self, channel_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)
     ) -> list[Table]:
         """Games whose lobby is in this channel or whose thread this is, newest first."""
-        async with self.sessions() as session:
-            rows = await session.scalars(
-                select(Game)
-                .where(
-                    (Game.channel_id == channel_id) | (Game.thread_id == channel_id),
-                    Game.status.in_(statuses),
-                )
-                .order_by(Game.id.desc())
-            )
-            return [self._table(record) for record in rows]
+        here = (_GAMES.c.channel_id == channel_id) | (_GAMES.c.thread_id == channel_id)
+        return await self._tables(here & _GAMES.c.status.in_(statuses))
 
     async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[Table]:
+        seated = _GAMES.c.id.in_(select(_SEATS.c.game_id).where(_SEATS.c.user_id == user_id))
+        return await self._tables(seated & _GAMES.c.status.in_(statuses))
+
+    async def _tables(self, where: Any) -> list[Table]:
+        """The games matching `where`, newest first, each with its seats: one query, plain rows."""
+        query = (
+            select(_GAMES, _SEATS)
+            .set_label_style(LABEL_STYLE_TABLENAME_PLUS_COL)
+            .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+            .where(where)
+            .order_by(_GAMES.c.id.desc(), _SEATS.c.seat)
+        )
         async with self.sessions() as session:
-            rows = await session.scalars(
-                select(Game)
-                .join(Seat)
-                .where(Seat.user_id == user_id, Game.status.in_(statuses))
-                .order_by(Game.id.desc())
-            )
-            return [self._table(record) for record in rows]
+            rows = (await session.execute(query)).all()
+        by_game: dict[int, list[Any]] = {}
+        for row in rows:
+            by_game.setdefault(row._mapping[_GAMES.c.id], []).append(row)
+        return [self._table(GameRow.of(game_rows)) for game_rows in by_game.values()]
 
     async def moves(self, game_id: int, limit: int | None = None) -> list[Move]:
         async with self.sessions() as session:
@@ -423,11 +484,22 @@ class GameService:
     # --- moves ----------------------------------------------------------------------------------------------------
 
     async def act(
-        self, game_id: int, user_id: int, action: Action, expected_version: int | None = None
+        self,
+        game_id: int,
+        user_id: int,
+        action: Action,
+        expected_version: int | None = None,
+        read: Table | None = None,
     ) -> MoveResult:
-        """Apply one player's action; raises ServiceError or IllegalAction with the game unchanged."""
+        """Apply one player's action; raises ServiceError or IllegalAction with the game unchanged. `read`: the
+        game as the caller just read it at `expected_version`, which spares reading it again (the commit is
+        guarded by that version all the same, so a change in between makes the move "stale", as a new read
+        would)."""
         async with self._lock(game_id):
-            table = await self.get(game_id)
+            if read is not None and read.id == game_id and read.version == expected_version:
+                table = read
+            else:
+                table = await self.get(game_id)
             if table.status != ACTIVE or table.state is None:
                 raise ServiceError("game_not_running")
             if expected_version is not None and expected_version != table.version:
@@ -467,10 +539,19 @@ class GameService:
             values["notes"] = [*(table.record.notes or []), {"key": note[0], "params": note[1]}]
         waiting_before = set(table.to_act())
         waiting_after = set(table.engine.to_act(state))
-        if waiting_after != waiting_before:
+        new_wait = waiting_after != waiting_before
+        if new_wait:
             values["waiting_since"] = now
         if outcome is not None:
             values.update(status=FINISHED, finished_at=now)
+        # When the clock must next look at the game, written by the same statement as the move.
+        seats_after = [
+            _Changed(row, reminders_sent=0) if new_wait and row.seat in waiting_after else row
+            for row in table.record.seats
+        ]
+        after_row = _Changed(table.record, **values, seats=seats_after)
+        settings = await self.settings_for(table.record.guild_id)
+        values["due_at"] = next_due(Table(after_row, table.engine, state), settings)  # type: ignore[arg-type]
         async with self.sessions() as session, session.begin():
             result = await session.execute(
                 update(Game).where(Game.id == table.id, Game.version == table.version).values(**values)
@@ -489,7 +570,7 @@ class GameService:
                     created_at=now,
                 )
             )
-            if waiting_after != waiting_before:  # a new wait starts: reminders count again from zero
+            if new_wait:  # a new wait starts: reminders count again from zero
                 await session.execute(
                     update(Seat)
                     .where(Seat.game_id == table.id, Seat.seat.in_(sorted(waiting_after)))
@@ -506,21 +587,20 @@ class GameService:
         for name, value in values.items():
             setattr(record, name, value)
         for seat_row in record.seats:
-            if waiting_after != waiting_before and seat_row.seat in waiting_after:
+            if new_wait and seat_row.seat in waiting_after:
                 seat_row.reminders_sent = 0
             if outcome is not None:
                 seat_row.final_score = outcome.scores[seat_row.seat]
                 seat_row.won = seat_row.seat in outcome.winners
-        after = Table(record, table.engine, state)
-        await self._set_due(after)
-        return after
+        return Table(record, table.engine, state)
 
     # --- the built-in player, substitutes and leavers -------------------------------------------------------------
 
-    async def act_for_bot(self, game_id: int, seat: int) -> MoveResult:
-        """The built-in player moves for a seat nobody holds (or whose deadline passed)."""
+    async def act_for_bot(self, game_id: int, seat: int, read: Table | None = None) -> MoveResult:
+        """The built-in player moves for a seat nobody holds (or whose deadline passed). `read`: the game as the
+        caller last read it (see `act`); the commit is guarded by its version."""
         async with self._lock(game_id):
-            table = await self.get(game_id)
+            table = read if read is not None and read.id == game_id else await self.get(game_id)
             if table.status != ACTIVE or table.state is None or seat not in table.to_act():
                 raise ServiceError("stale")
             action = await self._bot_choice(table, seat, table.seat_row(seat).bot_level)
@@ -678,9 +758,9 @@ class GameService:
     # --- undo -----------------------------------------------------------------------------------------------------
 
     @staticmethod
-    def _effective(moves: list[Move]) -> list[Move]:
-        """The moves still in effect: an undo removes the move it undid."""
-        effective: list[Move] = []
+    def _effective(moves: list[Any]) -> list[Any]:
+        """The moves (or rows with their `action`) still in effect: an undo removes the move it undid."""
+        effective: list[Any] = []
         for move in moves:
             if move.action.get("type") == UNDO:
                 effective.pop()
@@ -700,7 +780,16 @@ class GameService:
     async def state_history(self, table: Table) -> list[str]:
         """The stored state as dealt and after every move still in effect (replayed for games from before
         snapshots were kept): what a score chart over the game is drawn from, decoded by the picture worker."""
-        effective = self._effective(await self.moves(table.id))
+        moves = Move.__table__
+        async with self.sessions() as session:  # hundreds of moves: plain rows of the two columns needed
+            log = (
+                await session.execute(
+                    select(moves.c.seat, moves.c.action, moves.c.state_after)
+                    .where(moves.c.game_id == table.id)
+                    .order_by(moves.c.version)
+                )
+            ).all()
+        effective = self._effective(log)
         states = [table.record.first_state, *(m.state_after for m in effective)]
         if all(text is not None for text in states):
             return states  # type: ignore[return-value]
@@ -877,6 +966,8 @@ class GameService:
             )
 
     async def on_vacation(self, user_ids: list[int]) -> set[int]:
+        if not user_ids:
+            return set()
         async with self.sessions() as session:
             rows = await session.scalars(
                 select(UserPrefs.user_id).where(UserPrefs.user_id.in_(user_ids), UserPrefs.vacation.is_(True))
@@ -884,9 +975,14 @@ class GameService:
             return set(rows)
 
     async def remember_locale(self, user_id: int, locale: str) -> None:
-        """The language a user's interaction came in; written only when it changed."""
-        async with self.sessions() as session:  # every interaction asks: a read, so no write turn is taken
+        """The language a user's interaction came in; written only when it changed. Every interaction asks, so
+        the language this process last read or wrote for each recent user is kept and not read again."""
+        if self._locales.get(user_id) == locale:
+            self._locales.move_to_end(user_id)
+            return
+        async with self.sessions() as session:  # a read, so no write turn is taken
             if await session.scalar(select(UserPrefs.locale).where(UserPrefs.user_id == user_id)) == locale:
+                self._known_locale(user_id, locale)
                 return
         try:
             async with self.sessions() as session, session.begin():
@@ -897,9 +993,19 @@ class GameService:
                     prefs.locale = locale
         except IntegrityError:  # the user's row was created meanwhile (two interactions at once): update that
             await self.remember_locale(user_id, locale)
+            return
+        self._known_locale(user_id, locale)
+
+    def _known_locale(self, user_id: int, locale: str) -> None:
+        self._locales[user_id] = locale
+        self._locales.move_to_end(user_id)
+        if len(self._locales) > LOCALES_KEPT:
+            self._locales.popitem(last=False)
 
     async def user_locales(self, user_ids: list[int]) -> dict[int, str]:
         """The last seen language of each of these users who has interacted with us."""
+        if not user_ids:
+            return {}
         async with self.sessions() as session:
             rows = await session.execute(
                 select(UserPrefs.user_id, UserPrefs.locale).where(
@@ -929,6 +1035,8 @@ class GameService:
 
     async def ping_preferences(self, user_ids: list[int]) -> dict[int, str]:
         """Each user's ping preference ("all" when they never chose)."""
+        if not user_ids:
+            return {}
         async with self.sessions() as session:
             rows = await session.execute(
                 select(UserPrefs.user_id, UserPrefs.pings).where(UserPrefs.user_id.in_(user_ids))
@@ -1017,18 +1125,27 @@ class GameService:
         async with self.sessions() as session:
             return list(await session.scalars(select(Game.id).where(due).order_by(Game.publish_at)))
 
-    async def shown(self, table: Table) -> None:
-        """Discord now shows `table`'s version: the outbox entry is done unless a newer change came meanwhile."""
+    async def shown(self, table: Table, private_messages: Sequence[PrivateMessage] = ()) -> None:
+        """Discord now shows `table`'s version: the outbox entry is done unless a newer change came meanwhile;
+        the private messages sent or edited for it are noted in the same transaction."""
         told = {**table.told, **table.acting}
         done = {"shown_version": table.version, "shown_acting": _stored(told), "publish_attempts": 0}
+        cleared = {"publish_at": None, "notes": [], "publish_problem": None}
         async with self.sessions() as session, session.begin():
+            await self._note_private_messages(session, table.id, private_messages)
+            # Usually nothing newer came meanwhile and one statement does both parts.
+            both = await session.execute(
+                update(Game)
+                .where(Game.id == table.id, Game.version == table.version, Game.shown_version < table.version)
+                .values(**done, **cleared)
+            )
+            if both.rowcount == 1:
+                return
             await session.execute(
                 update(Game).where(Game.id == table.id, Game.shown_version < table.version).values(**done)
             )
             await session.execute(
-                update(Game)
-                .where(Game.id == table.id, Game.version == table.version)
-                .values(publish_at=None, notes=[], publish_problem=None)
+                update(Game).where(Game.id == table.id, Game.version == table.version).values(**cleared)
             )
 
     async def publish_later(self, game_id: int, attempts: int, problem: str | None = None) -> datetime | None:
@@ -1044,15 +1161,42 @@ class GameService:
             )
         return when
 
-    async def remember_private_message(
-        self, game_id: int, seat: int, channel_id: int, message_id: int | None, view_digest: str | None
-    ) -> None:
+    async def remember_private_messages(self, game_id: int, messages: list[PrivateMessage]) -> None:
+        """Where each seat's private message is and what it shows, all in one transaction."""
+        if not messages:
+            return
         async with self.sessions() as session, session.begin():
-            await session.execute(
-                update(Seat)
-                .where(Seat.game_id == game_id, Seat.seat == seat)
-                .values(dm_channel_id=channel_id, dm_message_id=message_id, dm_view=view_digest)
+            await self._note_private_messages(session, game_id, messages)
+
+    @staticmethod
+    async def _note_private_messages(
+        session: AsyncSession, game_id: int, messages: Sequence[PrivateMessage]
+    ) -> None:
+        if not messages:
+            return
+        seats = Seat.__table__
+        await session.execute(  # one statement for all of them (executemany)
+            update(seats)
+            .where(seats.c.game_id == game_id, seats.c.seat == bindparam("at_seat"))
+            .values(
+                dm_channel_id=bindparam("channel"),
+                dm_message_id=bindparam("message"),
+                dm_view=bindparam("digest"),
+            ),
+            [
+                {"at_seat": seat, "channel": channel, "message": message, "digest": digest}
+                for seat, channel, message, digest in messages
+            ],
+        )
+
+    async def recent_events(self, game_id: int, limit: int) -> list[list[Event]]:
+        """The events of the game's last `limit` moves, oldest first (only that column is read: the stored
+        states beside them are large)."""
+        async with self.sessions() as session:
+            rows = await session.scalars(
+                select(Move.events).where(Move.game_id == game_id).order_by(Move.version.desc()).limit(limit)
             )
+            return list(reversed(list(rows)))
 
     # --- spectators and stats -------------------------------------------------------------------------------------
 
@@ -1109,6 +1253,11 @@ class GameService:
             return [self._table(record) for record in await session.scalars(query)]
 
 
+PrivateMessage = tuple[
+    int, int, int | None, str | None
+]  # seat, DM channel, message (None: no longer ours), digest
+
+
 @dataclass
 class Due:
     games: list[Table] = field(default_factory=list)  # every game looked at (its due time is stored again)
@@ -1137,6 +1286,7 @@ def _level(level: str) -> str:
 
 
 MAX_GAME_ID = 2**31 - 1
+LOCALES_KEPT = 50_000  # users whose stored language this process remembers
 SYSTEM_USER = 0  # the user id logged for moves the host made itself (bots, deadlines)
 UNDO = "undo"
 SETTINGS_COLUMNS = (
@@ -1213,6 +1363,18 @@ def auto_pass_seconds(seed: int, version: int, seat: int) -> int:
     after a delay that looks like someone deciding."""
     digest = hashlib.blake2b(f"{seed}:{version}:{seat}".encode(), digest_size=2).digest()
     return 4 + int.from_bytes(digest, "big") % 17
+
+
+class _Changed:
+    """A row as a change will leave it: the given values over the row's own (read-only)."""
+
+    def __init__(self, row: Any, **changes: Any) -> None:
+        self._row = row
+        self._changes = changes
+
+    def __getattr__(self, name: str) -> Any:
+        changes = self.__dict__["_changes"]
+        return changes[name] if name in changes else getattr(self.__dict__["_row"], name)
 
 
 def _stored(marks: dict[int, str]) -> dict[str, str]:

@@ -115,6 +115,36 @@ async def test_concurrent_moves_on_one_game_apply_once(service):
     assert len(await service.moves(table.id)) == 1
 
 
+async def test_a_move_on_the_game_as_read_is_stale_once_another_got_in_first(service):
+    """A handler passes the game as it read it; a move committed since then makes its move stale, not lost."""
+    table = await started_druids(service)
+    action = table.engine.legal_actions(table.state, 0)[0]
+    read_by_both = await service.get(table.id)
+    first = await service.act(table.id, 100, action, expected_version=1, read=read_by_both)
+    with pytest.raises(ServiceError) as refused:
+        await service.act(table.id, 100, action, expected_version=1, read=read_by_both)
+    assert refused.value.code == "stale"
+    after = await service.get(table.id)
+    assert after.version == first.table.version == 2 and after.state == first.table.state
+    assert len(await service.moves(table.id)) == 1
+
+
+async def test_a_game_read_is_the_game_stored(service):
+    """The plain rows a game is read into carry what was stored: its columns, its seats in order."""
+    table = await started_druids(service)
+    await service.hand_to_bot(table.id, 1, "Bot 2")
+    read = await service.get(table.id)
+    assert [(s.seat, s.user_id, s.display_name, s.is_bot) for s in read.seats] == [
+        (0, 100, "Alice", False),
+        (1, None, "Bot 2", True),
+        (2, 102, "P2", False),
+    ]
+    assert read.record.status == ACTIVE and read.record.channel_id == 10 and read.record.version == 2
+    assert read.record.notes[-1] == {"key": "game.left", "params": {"name": "P1"}}  # JSON decoded
+    assert [t.id for t in await service.games_of_user(102)] == [table.id]
+    assert [t.seats for t in await service.games_in_channel(10)][0][1].is_bot
+
+
 async def test_two_services_on_one_database_never_both_apply(database_url):
     """Two bot processes share a database: the version check lets only one of two racing moves through."""
     await migrate(database_url)
