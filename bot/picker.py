@@ -32,11 +32,22 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
+OFFERS_KEPT = 64
+_offers: dict[tuple[str, int], list[Any]] = {}
+
+
 def offered(table: Table, seat: int, actions: list[Any]) -> list[Any]:
     """What the picker offers: the seat's choices, chained with its own next moves and led by a suggestion where
-    that saves clicks (bot/chooser.py); the same list for drawing a picker and for reading its clicks."""
+    that saves clicks (bot/chooser.py); the same list for drawing a picker and for reading its clicks. Kept for
+    the last few states: a whole Druids turn takes a few hundred milliseconds to work out, and every click
+    reads it again. Keyed by the state itself, so no two games (or databases) can share an entry."""
     assert table.state is not None
-    return picker_actions(table.engine, table.state, seat, actions)
+    key = (table.engine.dump(table.state), seat)
+    if key not in _offers:
+        if len(_offers) >= OFFERS_KEPT:
+            del _offers[next(iter(_offers))]
+        _offers[key] = picker_actions(table.engine, table.state, seat, actions)
+    return _offers[key]
 
 
 class Picker:
@@ -68,7 +79,7 @@ class Picker:
                 game.value_label(k, v, step.chosen, view_data, locale) for k, v in step.chosen.items()
             )
             lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
-        lines.append(f"**{game.prompt_text(step.key, locale)}**")
+        lines.append(f"**{game.prompt_text(step.key, locale, step.chosen, view_data)}**")
         labels = [game.value_label(step.key, v, step.chosen, view_data, locale) for v in step.values]
         return _clip("\n".join(lines)), chooser_view(table, token, path, labels, locale)
 
