@@ -1,6 +1,7 @@
 """Clicks per turn in the move picker, for every game: seeded games played by the built-in player ("typical") and
 by random clicks ("random"), counted with the picker as it is (joint steps, chained moves, the built-in player's
-suggestion taken where offered), without suggestions, and as it was (one parameter per step, one move per choice).
+suggestion taken where offered, and in Druids its end of the turn offered with the last play), without suggestions
+(nor Druids' offered ends of turn), and as it was (one parameter per step, one move per choice).
 
 A click is one button or select option used in the picker: one per step, or the single button of a move with
 nothing to choose. Opening the picker ("Take my turn") is not counted. A turn is a run of moves by one seat.
