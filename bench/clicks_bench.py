@@ -1,6 +1,7 @@
 """Clicks per turn in the move picker, for every game: seeded games played by the built-in player ("typical") and
 by random clicks ("random"), counted with the picker as it is (joint steps, chained moves, the built-in player's
-suggestion taken where offered), without suggestions, and as it was (one parameter per step, one move per choice).
+suggestion taken where offered, and in Druids its end of the turn offered with the last play), without suggestions
+(nor Druids' offered ends of turn), and as it was (one parameter per step, one move per choice).
 
 A click is one button or select option used in the picker: one per step, or the single button of a move with
 nothing to choose. Opening the picker ("Take my turn") is not counted. A turn is a run of moves by one seat.
@@ -19,7 +20,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from bench.common import percentile
-from bot.chooser import COMBINE_LIMIT, SUGGESTED, Chosen, chain, narrow, path_to, picker_actions, split
+from bot.chooser import COMBINE_LIMIT, SUGGESTED, Chosen, narrow, path_to, picker_actions, split
 from engines import get_engine
 
 GAMES = {"druids": 3, "roll_player": 3, "roll_for_the_galaxy": 3, "talisman": 3}
@@ -34,17 +35,34 @@ def _offered(engine: Any, state: Any, seat: int, mode: str) -> list[dict[str, An
 
 
 def _typical(engine: Any, state: Any, seat: int, offered: list[dict[str, Any]], seed: int) -> dict[str, Any]:
-    """The built-in player's move, through a chain when the picker offers its next move along with it; a
-    suggestion, when there is one, is taken."""
+    """The built-in player's moves from here, through the offered run that makes the most of them (a run of
+    moves the engine calls unordered may take them in another order); a suggestion, when there is one, is
+    taken."""
     if offered and offered[0].get(SUGGESTED):
         return offered[0]
-    first = engine.bot_action(state, seat, seed)
-    chained = [a for a in offered if split(a)[0] == first and len(split(a)) > 1]
-    if not chained:
-        return first
-    after, _ = engine.apply(state, seat, first)
-    then = engine.bot_action(after, seat, seed + 1)
-    return chain(first, then) if chain(first, then) in chained else first
+    plan: list[dict[str, Any]] = []
+    current = state
+    for step in range(max(len(split(a)) for a in offered)):
+        if seat not in engine.to_act(current) or engine.outcome(current) is not None:
+            break
+        move = engine.bot_action(current, seat, seed + step)
+        plan.append(move)
+        current, _ = engine.apply(current, seat, move)
+    fitting = [a for a in offered if _same_moves(split(a), plan, engine.unordered_moves)]
+    if not fitting:
+        raise AssertionError(f"the picker offers no way to play {plan[0]}")
+    return max(fitting, key=lambda a: len(split(a)))
+
+
+def _same_moves(parts: list[dict[str, Any]], plan: list[dict[str, Any]], unordered: frozenset[str]) -> bool:
+    mine = plan[: len(parts)]
+    if len(mine) < len(parts) or sorted(map(_key, parts)) != sorted(map(_key, mine)):
+        return False
+    return [p for p in parts if p["type"] not in unordered] == [p for p in mine if p["type"] not in unordered]
+
+
+def _key(action: dict[str, Any]) -> str:
+    return repr(sorted(action.items()))
 
 
 def _random(offered: list[dict[str, Any]], rng: random.Random, limit: int) -> tuple[dict[str, Any], int]:
@@ -123,7 +141,7 @@ def run(games: int = 4) -> None:
         print(f"{name} ({GAMES[name]} players, {games} seeded games each)")
         for policy in ("typical", "random"):
             now = measure(name, policy, "now", games)
-            manual = measure(name, policy, "manual", games) if name == "roll_player" else now
+            manual = measure(name, policy, "manual", games) if name in ("druids", "roll_player") else now
             before = measure(name, policy, "before", games)
             for kind in ("turn", "set-up", "movement"):
                 if now.get(kind):

@@ -11,6 +11,11 @@ live in a Discord custom_id.
 goes to is one choice. The chained action is one flat dict whose later parts carry the prefix "then."; `split`
 turns it back into the engine's actions, which the host applies one after the other. Where the built-in player
 would make a run of such moves (placing every starting die), that run is offered first as one "suggested" choice.
+
+An engine may say that some of its moves end the same way in any order, or may be drawn blind until the turn moves
+on (Druids: the two plays, the refills). Then whole runs of the mover's moves are offered (`turn_runs`): both plays
+asked as a pair of cards and then a place for each, and the last choice may carry an "ending", the rest of the turn
+as the built-in player would play it (a discard or not, the refill), so an ordinary turn is three clicks.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ COMBINE_LIMIT = 25  # the options of one Discord select menu
 JOIN = "+"
 THEN = "then."
 SUGGESTED = "suggested"
+ENDING = "ending"  # a run's optional last moves, as one parameter: stop here, or end the turn this way
 SUGGEST_MIN = 3  # a suggestion is offered when it saves at least two clicks
 MAX_SUGGESTED = 12
 
@@ -82,6 +88,8 @@ def narrow(actions: list[Action], path: list[int], limit: int = COMBINE_LIMIT) -
             if len(_distinct(remaining, [*joint, key])) > limit:
                 break
             joint.append(key)
+        if len(joint) > 1 and [k for k in open_keys if k not in joint] == [ENDING]:
+            joint.pop()  # an ending is asked with the run's last choice, never on its own
         combos = _distinct(remaining, joint)
         values: list[Any] = combos if len(joint) > 1 else [combo[0] for combo in combos]
         index = next(steps, None)
@@ -119,11 +127,11 @@ def clicks(actions: list[Action], action: Action, limit: int = COMBINE_LIMIT) ->
 def split(action: Action) -> list[Action]:
     """A picked (possibly chained) action as the engine's actions, in the order to apply them."""
     parts: list[Action] = []
-    rest = {k: v for k, v in action.items() if k != SUGGESTED}
+    rest = {k: v for k, v in action.items() if k not in (SUGGESTED, ENDING)}
     while rest:
         parts.append({k: v for k, v in rest.items() if not k.startswith(THEN)})
         rest = {k[len(THEN) :]: v for k, v in rest.items() if k.startswith(THEN)}
-    return parts
+    return parts + [dict(part) for part in action.get(ENDING, ())]
 
 
 def chain(first: Action, then: Action) -> Action:
@@ -183,6 +191,11 @@ def suggestion(engine: Engine, state: State, seat: int) -> Action | None:
     return {"type": plan["type"], SUGGESTED: seen, **plan}
 
 
+def offers_whole_turns(engine: Engine) -> bool:
+    """Whether the picker offers whole runs of the mover's moves: up to half a second to work out (Druids)."""
+    return bool(engine.unordered_moves or engine.blind_repeats)
+
+
 def picker_actions(
     engine: Engine,
     state: State,
@@ -193,9 +206,22 @@ def picker_actions(
 ) -> list[Action]:
     """What the picker offers `seat`: its legal actions, each followed by the next one where that keeps every
     choice within one select menu, and first, where it saves clicks, the built-in player's suggestion. Chains
-    only combine actions the engine allows one after the other."""
+    only combine actions the engine allows one after the other. For an engine that says which of its moves may
+    be asked as a set or drawn blind, whole runs of the mover's moves are offered instead (`turn_runs`)."""
     if actions is None:
         actions = engine.legal_actions(state, seat)
+    plan = suggestion(engine, state, seat) if suggest and actions else None
+    if offers_whole_turns(engine):
+        runs, ended = turn_runs(engine, state, seat, actions)
+        offered = [_as_chain(run, engine.unordered_moves) for run in runs]
+        if suggest and ended:
+            full = offered + [{**offered[index], ENDING: tuple(ending)} for index, ending in ended]
+            # An ending rides along with a run's last choice; where that choice leaves it no room, the run
+            # stopped before it would cost one click more, so no ending is offered.
+            stopped = offered[ended[0][0]]
+            if len(path_to(full, stopped, limit)) <= len(path_to(offered, stopped, limit)):
+                offered = full
+        return [plan, *offered] if plan is not None else offered
     follow = [_follow_ups(engine, state, seat, a) for a in actions] if len(actions) < limit else []
     # Chain the moves with the fewest next choices first, as far as one select menu allows.
     chained: set[int] = set()
@@ -210,8 +236,143 @@ def picker_actions(
             offered += [chain(action, then) for then in follow[index]]
         else:
             offered.append(action)
-    plan = suggestion(engine, state, seat) if suggest and actions else None
     return [plan, *offered] if plan is not None else offered
+
+
+# --- whole runs of a turn ---------------------------------------------------------------------------------------
+
+MAX_RUNS = 1000  # the most runs offered at once: the picker narrows them again on every click
+
+
+@dataclass
+class _Run:
+    parts: list[Action]
+    before: State  # the state its last part is applied to
+    open: bool = True  # whether the mover's next move may still be added to it
+
+
+def turn_runs(
+    engine: Engine, state: State, seat: int, actions: list[Action], cap: int = MAX_RUNS
+) -> tuple[list[list[Action]], list[tuple[int, list[Action]]]]:
+    """Runs of the mover's own moves to offer as one choice each, grown one move at a time while every run so far
+    leaves nothing to chance or newly shown (`_chainable`) and the runs number at most `cap`:
+
+    - a run of `engine.unordered_moves` is offered in one order only (each move no smaller than the one before),
+      since any order ends the same way, so two plays from seven cards are 21 pairs rather than 42 sequences;
+    - a move of `engine.blind_repeats` ends a run: offered once ("draw one, then look"), and where it is the
+      mover's only move or they could do something else, also repeated until the turn moves on ("draw until
+      full"). Its repetitions are found on the real state but only their number, which the rules make public,
+      goes into the run, so nothing drawn is shown before the mover commits.
+
+    Also returned: for runs the cap stopped, the moves that would end them the way the built-in player would
+    (as (index of the stopped run, its ending)), so that an ordinary turn can be one choice. Runs with the same
+    next moves and the same hand (they differ only in where earlier cards went) share one ending, worked out
+    once."""
+    runs = _then(engine, state, seat, [], actions)
+    stopped: list[tuple[_Run, State, list[Action]]] = []
+    while any(run.open for run in runs):
+        grown: list[_Run] = []
+        stopped = []
+        for run in runs:
+            if not run.open:
+                grown.append(run)
+                continue
+            after, moves = _next_moves(engine, run, seat)
+            if after is None:
+                grown.append(_Run(run.parts, run.before, open=False))
+            else:
+                grown += _then(engine, after, seat, run.parts, moves)
+                stopped.append((run, after, moves))
+        if len(grown) > cap:
+            break
+        runs, stopped = grown, []
+    index = {id(run): i for i, run in enumerate(runs)}
+    endings: dict[str, list[Action]] = {}
+    ended: list[tuple[int, list[Action]]] = []
+    for run, after, moves in stopped:
+        key = repr((moves, engine.view(after, seat).get("hand")))
+        if key not in endings:
+            endings[key] = _ending(engine, after, seat)
+        if endings[key]:
+            ended.append((index[id(run)], endings[key]))
+    return [run.parts for run in runs], ended
+
+
+def _ending(engine: Engine, state: State, seat: int) -> list[Action]:
+    """The built-in player's moves from `state` while they show nothing new, ending with its last such move or
+    with a blind repeat made until the turn moves on."""
+    parts: list[Action] = []
+    while len(parts) < MAX_SUGGESTED:
+        move = engine.bot_action(state, seat, 0)
+        if move["type"] in engine.blind_repeats:
+            return parts + [move] * _repeats(engine, state, seat, move)
+        after, events = engine.apply(state, seat, move)
+        parts.append(move)
+        if not _chainable(engine, state, after, seat, move, events):
+            break
+        state = after
+    return parts
+
+
+def _next_moves(engine: Engine, run: _Run, seat: int) -> tuple[State | None, list[Action]]:
+    """The state after `run` and the moves that may follow it within the run; no state if the run must end
+    here, and no moves if it need not be offered at all."""
+    last = run.parts[-1]
+    after, events = engine.apply(run.before, seat, last)
+    if not _chainable(engine, run.before, after, seat, last, events):
+        return None, []
+    moves = engine.legal_actions(after, seat)
+    if not moves:
+        return None, []
+    if last["type"] in engine.unordered_moves:
+        # A smaller partner of `last` comes before it, in that partner's runs, which cover this one.
+        moves = [m for m in moves if m["type"] != last["type"] or _order(m) >= _order(last)]
+    return after, moves
+
+
+def _then(engine: Engine, state: State, seat: int, parts: list[Action], moves: list[Action]) -> list[_Run]:
+    out: list[_Run] = []
+    for move in moves:
+        if move["type"] not in engine.blind_repeats:
+            out.append(_Run([*parts, move], state))
+            continue
+        repeats = _repeats(engine, state, seat, move)
+        if repeats > 1:
+            out.append(_Run([*parts] + [move] * repeats, state, open=False))
+        if repeats == 1 or len(moves) > 1:
+            out.append(_Run([*parts, move], state, open=False))
+    return out
+
+
+def _repeats(engine: Engine, state: State, seat: int, move: Action) -> int:
+    """How many times `move` can be made in a row before the mover's turn moves on."""
+    count = 0
+    while (
+        seat in engine.to_act(state) and move in engine.legal_actions(state, seat) and count < MAX_SUGGESTED
+    ):
+        state, _ = engine.apply(state, seat, move)
+        count += 1
+    return count
+
+
+def _order(action: Action) -> list[tuple[str, str]]:
+    return sorted((k, repr(v)) for k, v in action.items())
+
+
+def _as_chain(parts: list[Action], unordered: frozenset[str]) -> Action:
+    """A run as one flat action, its leading run of unordered moves asked parameter by parameter (both cards,
+    then where each goes) rather than move by move."""
+    flat: dict[str, Any] = {}
+    lead = 1
+    if parts[0]["type"] in unordered:
+        while lead < len(parts) and parts[lead]["type"] == parts[0]["type"]:
+            lead += 1
+    for key in parts[0]:
+        for depth in range(lead):
+            flat[THEN * depth + key] = parts[depth][key]
+    for depth in range(lead, len(parts)):
+        flat.update((THEN * depth + key, value) for key, value in parts[depth].items())
+    return flat
 
 
 def encode_path(path: list[int]) -> str:

@@ -127,6 +127,18 @@ async def think(engine_name: str, state: Any, seat: int, seed: int, level: str) 
     return await _in_worker(_think, engine_name, state, seat, seed, level)
 
 
+def _offers(engine_name: str, state: Any, seat: int, actions: list[Any]) -> list[Any]:
+    from bot.chooser import picker_actions
+    from engines import get_engine
+
+    return picker_actions(get_engine(engine_name), state, seat, actions)
+
+
+async def offers(engine_name: str, state: Any, seat: int, actions: list[Any]) -> list[Any]:
+    """What the move picker offers one seat (bot/chooser.py), worked out by a worker process."""
+    return await _in_worker(_offers, engine_name, state, seat, actions)
+
+
 class Pictures:
     """Pictures by what they show: a view drawn once is reused whatever version or seat asks for it again."""
 

@@ -14,8 +14,17 @@ from typing import TYPE_CHECKING, Any
 
 import discord
 
-from bot import i18n
-from bot.chooser import Chosen, PathError, Prompt, decode_path, narrow, picker_actions, split
+from bot import drawing, i18n
+from bot.chooser import (
+    Chosen,
+    PathError,
+    Prompt,
+    decode_path,
+    narrow,
+    offers_whole_turns,
+    picker_actions,
+    split,
+)
 from bot.games import presenter
 from bot.service import ACTIVE, MoveResult, ServiceError, Table, choices
 from bot.ui import chooser_view, png_file
@@ -52,14 +61,19 @@ class Picker:
         # can only ever serve the very state it was worked out from.
         self._offers: OrderedDict[tuple[int, int, int], tuple[str | None, list[Any]]] = OrderedDict()
 
-    def offered(self, table: Table, seat: int, actions: list[Any]) -> list[Any]:
-        """`offered`, worked out once per game version and seat."""
+    async def offered(self, table: Table, seat: int, actions: list[Any]) -> list[Any]:
+        """`offered`, worked out once per game version and seat; whole turns by a worker process, so the event
+        loop never spends the half second a Druids turn may take."""
         key = (table.id, table.version, seat)
         kept = self._offers.get(key)
         if kept is not None and kept[0] == table.record.state:
             self._offers.move_to_end(key)
             return kept[1]
-        offers = offered(table, seat, actions)
+        if offers_whole_turns(table.engine):
+            assert table.state is not None
+            offers = await drawing.offers(table.engine.name, table.state, seat, actions)
+        else:  # a few milliseconds at most: not worth a trip to the worker, which may be busy drawing
+            offers = offered(table, seat, actions)
         self._offers[key] = (table.record.state, offers)
         if len(self._offers) > OFFERS_KEPT:
             self._offers.popitem(last=False)
@@ -77,7 +91,7 @@ class Picker:
             lines.append(await self.waiting_line(table, seat, locale))
             return _clip("\n".join(lines)), None
         token = table.choice_token(seat)
-        step = narrow(self.offered(table, seat, actions), path)
+        step = narrow(await self.offered(table, seat, actions), path)
         status = game.status_text(view_data, table.names, locale)
         if status:
             lines.append(f"*{status}*")
@@ -89,7 +103,7 @@ class Picker:
                 game.value_label(k, v, step.chosen, view_data, locale) for k, v in step.chosen.items()
             )
             lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
-        lines.append(f"**{game.prompt_text(step.key, locale)}**")
+        lines.append(f"**{game.prompt_text(step.key, locale, step.chosen, view_data)}**")
         labels = [game.value_label(step.key, v, step.chosen, view_data, locale) for v in step.values]
         return _clip("\n".join(lines)), chooser_view(table, token, path, labels, locale)
 
@@ -150,7 +164,9 @@ class Picker:
             await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
             return
         try:
-            step = narrow(self.offered(table, seat, actions), decode_path(path_text)) if actions else None
+            step = (
+                narrow(await self.offered(table, seat, actions), decode_path(path_text)) if actions else None
+            )
         except PathError:
             step = None
         if step is None:

@@ -146,6 +146,13 @@ class Engine(ABC):
 
     # Events that show someone something they could not see before, including new facts only the mover learns.
     revealing_events: ClassVar[frozenset[str]] = frozenset()
+    # Move types that one seat may make one after another, with nothing shown between them, to the same effect in
+    # either order (Druids' two plays of a turn): a move picker may ask for such a run as a set of moves.
+    unordered_moves: ClassVar[frozenset[str]] = frozenset()
+    # Move types that show only their mover what they drew, and whose repetition until the mover's turn moves on
+    # is legal, and as long, whatever was drawn (Druids' refills from the gem deck): a move picker may offer "draw
+    # until full" as one choice, besides drawing one at a time.
+    blind_repeats: ClassVar[frozenset[str]] = frozenset()
 
     # The game's built-in player: a module with `choose(view, actions, rng) -> Action` that reads only the seat's
     # view, and optionally `evaluate(view) -> float` (how well the viewer stands, for the search player) and

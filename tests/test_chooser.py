@@ -1,6 +1,7 @@
 import pytest
 
 from bot.chooser import (
+    ENDING,
     Chosen,
     PathError,
     Prompt,
@@ -114,3 +115,122 @@ def test_picker_chains_only_what_the_rules_allow_in_turn():
         state, _ = engine.apply(state, seat, legal[0])
     else:
         raise AssertionError("no initiative card was ever offered with its placement")
+
+
+def _druids_turn_start(seed: int = 1):
+    engine = get_engine("druids")
+    state = engine.new_game(3, engine.validate_options({}), seed)
+    return engine, state, engine.to_act(state)[0]
+
+
+def _outcome(engine, state, seat, parts):
+    for part in parts:
+        assert part in engine.legal_actions(state, seat), part  # every part is a legal move in its turn
+        state, _ = engine.apply(state, seat, part)
+    return state
+
+
+def test_druids_two_plays_are_one_pair_then_a_place_for_each():
+    """A Druids turn's two plays: which two cards (one menu), where the first goes, where the second goes — and
+    every pair of plays the rules allow is offered exactly once."""
+    engine, state, seat = _druids_turn_start()
+    offered = picker_actions(engine, state, seat, suggest=False)
+    step = narrow(offered, [])
+    assert isinstance(step, Prompt) and step.keys == ["card", "then.card"] and len(step.values) <= 25
+    assert narrow(offered, [0]).keys == ["place"]
+    assert narrow(offered, [0, 0]).keys == ["then.place"]
+    pairs = {frozenset((p["card"], p["place"]) for p in split(a)) for a in offered if len(split(a)) == 2}
+    expected = set()
+    for first in engine.legal_actions(state, seat):
+        after, _ = engine.apply(state, seat, first)
+        for second in engine.legal_actions(after, seat):
+            expected.add(frozenset({(first["card"], first["place"]), (second["card"], second["place"])}))
+    assert pairs == expected
+    assert len(pairs) == len([a for a in offered if len(split(a)) == 2])  # no pair twice
+
+
+def test_a_druids_turn_can_end_in_its_third_click_the_way_the_built_in_player_would():
+    """The last place comes with the rest of the turn (discard or keep, refill) as the built-in player would end
+    it, or without it; that ending is what the engine's own moves one by one would do."""
+    engine, state, seat = _druids_turn_start()
+    offered = picker_actions(engine, state, seat)
+    ended = [a for a in offered if ENDING in a]
+    assert ended
+    action = ended[0]
+    assert clicks(offered, action) == 3
+    stopped = {k: v for k, v in action.items() if k != ENDING}
+    assert stopped in offered and clicks(offered, stopped) == 3  # stopping before the ending costs nothing
+    after = _outcome(engine, state, seat, split(action))
+    assert engine.to_act(after) != [seat]  # the whole turn is done
+    ending = list(action[ENDING])
+    mid = _outcome(engine, state, seat, split(stopped))
+    one_by_one = mid
+    for _ in ending:
+        move = engine.bot_action(one_by_one, seat, 0)
+        one_by_one, _ = engine.apply(one_by_one, seat, move)
+    assert after == one_by_one
+
+
+def test_druids_refills_drawn_blind_until_full_or_one_at_a_time():
+    engine, state, seat = _druids_turn_start()
+    while state["phase"] != "refill" or not state["followers_home"][seat]:
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 0))
+    missing = 7 - len(state["hands"][seat])
+    offered = picker_actions(engine, state, seat, suggest=False)
+    draws = [[p["type"] for p in split(a)] for a in offered if split(a)[0]["type"] == "draw_gem"]
+    assert sorted(draws, key=len) == [["draw_gem"], ["draw_gem"] * missing] if missing > 1 else [["draw_gem"]]
+
+
+def test_the_druids_picker_learns_nothing_hidden_before_the_mover_commits():
+    """What the picker offers (runs, endings and their labels) is the same whatever the hidden cards are: the
+    gem deck's order, the other hands, the faces others played."""
+    from bot.games import presenter
+
+    game = presenter("druids")
+    engine, state, seat = _druids_turn_start(3)
+    for move in range(60):
+        seat = engine.to_act(state)[0]
+        if engine.outcome(state) is not None:
+            break
+        if move % 4 == 0:
+            offered = picker_actions(engine, state, seat)
+            other = picker_actions(engine, engine.shuffle_hidden(state, seat, move), seat)
+            assert offered == other
+            view = engine.view(state, seat)
+            assert [game.action_text(a, view, "en") for a in offered[:50]] == [
+                game.action_text(a, view, "en") for a in other[:50]
+            ]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+
+
+def test_an_ending_is_asked_with_the_last_choice_not_on_its_own():
+    actions = [{"type": "play", "card": c, "place": p} for c in range(5) for p in range(3)]
+    actions += [{**a, ENDING: ({"type": "draw"},)} for a in actions]
+    step = narrow(actions, [])
+    assert isinstance(step, Prompt) and step.keys == ["card"]  # card+place would leave the ending alone
+    step = narrow(actions, [1])
+    assert isinstance(step, Prompt) and step.keys == ["place", ENDING] and len(step.values) == 6
+    assert split(narrow(actions, [1, 3]).action) == [
+        {"type": "play", "card": 1, "place": 0},
+        {"type": "draw"},
+    ]
+    assert split(narrow(actions, [1, 0]).action) == [{"type": "play", "card": 1, "place": 0}]
+
+
+def test_every_druids_run_the_picker_offers_is_legal_move_by_move():
+    import random
+
+    engine = get_engine("druids")
+    rng = random.Random(7)
+    for seed in (2, 5):
+        state = engine.new_game(3, engine.validate_options({}), seed)
+        for move in range(120):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            if move % 3 == 0:
+                offered = picker_actions(engine, state, seat)
+                for action in rng.sample(offered, min(15, len(offered))):
+                    _outcome(engine, state, seat, split(action))
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))

@@ -8,11 +8,12 @@ from importlib import resources
 from typing import Any
 
 from bot import i18n
-from bot.chooser import JOIN, SUGGESTED, THEN, split
+from bot.chooser import ENDING, JOIN, SUGGESTED, THEN, split
 from engines import get_engine
 from engines.base import Action, Event, IllegalAction, Option, View, visible_to
 
 OPTION_ERRORS = ("unknown_option", "bad_option_value")
+ENDING_DEPTH = 1_000  # a run's ending is told after every part of the run
 LABEL_LIMIT = 100  # a select option's label
 
 
@@ -50,10 +51,16 @@ class GamePresenter:
 
     # --- choosing actions -----------------------------------------------------------------------------------------
 
-    def prompt_text(self, key: str, locale: str) -> str:
-        """The question of one picker step; a joint step asks its parameters' questions together."""
+    def prompt_text(
+        self, key: str, locale: str, chosen: dict[str, Any] | None = None, view: View | None = None
+    ) -> str:
+        """The question of one picker step; a joint step asks its parameters' questions together. Games may
+        name in it what was chosen before (`chosen`, in `view`)."""
         texts: list[str] = []
         for part in key.split(JOIN):
+            if part == ENDING:
+                texts.append(i18n.t("chooser.ending", locale))
+                continue
             part = bare_key(part)
             if self.has(f"prompt.{part}"):
                 texts.append(self.t(f"prompt.{part}", locale))
@@ -71,7 +78,8 @@ class GamePresenter:
         label = self._joint_label(keys, values, context, view, locale, with_types=True)
         if len(label) > LABEL_LIMIT:  # the other parameters mostly say what kind of move it is
             label = self._joint_label(keys, values, context, view, locale, with_types=False)
-        return label
+        # A run stopped before its offered ending has nothing more to say.
+        return _clip(label, LABEL_LIMIT) or i18n.t("chooser.step_by_step", locale)
 
     def _joint_label(
         self,
@@ -86,12 +94,17 @@ class GamePresenter:
         for part, part_value in zip(keys, values, strict=True):
             if part_value is None:  # a parameter this choice's action does not have
                 continue
+            if part == ENDING:  # the run's last moves, after everything else
+                parts[ENDING_DEPTH] = [
+                    " → ".join(collapse([self.short_text(m, view, locale) for m in part_value]))
+                ]
+                continue
             depth, bare = _depth(part), bare_key(part)
             level = _level(context, depth)
             if self.said_by.get(bare) in level or (bare == "type" and not with_types and len(level) > 1):
                 continue
             parts.setdefault(depth, []).append(self.part_label(bare, part_value, level, view, locale))
-        return " → ".join(" · ".join(labels) for _, labels in sorted(parts.items()))
+        return " → ".join(collapse([" · ".join(labels) for _, labels in sorted(parts.items())]))
 
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         """One parameter's value in words; `chosen` holds the rest of the same action. Games override."""
@@ -107,7 +120,13 @@ class GamePresenter:
         """One line naming the whole action (a chain: each of its actions), for autocomplete and buttons."""
         if action.get(SUGGESTED):
             return self.suggestion_label(action[SUGGESTED], locale)
-        return " → ".join(self.single_action_text(part, view, locale) for part in split(action))
+        return " → ".join(collapse([self.single_action_text(part, view, locale) for part in split(action)]))
+
+    def short_text(self, action: Action, view: View, locale: str) -> str:
+        """An action in few words, for a run's ending: a move with nothing to choose by its type's name."""
+        if len(action) == 1:
+            return self.part_label("type", action["type"], action, view, locale)
+        return self.single_action_text(action, view, locale)
 
     def single_action_text(self, action: Action, view: View, locale: str) -> str:
         params = {k: self.part_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
@@ -319,6 +338,17 @@ def bare_key(key: str) -> str:
 def _level(context: dict[str, Any], depth: int) -> dict[str, Any]:
     """The parameters of the `depth`-th action of a chain, without their prefix."""
     return {bare_key(k): v for k, v in context.items() if _depth(k) == depth}
+
+
+def collapse(steps: list[str]) -> list[str]:
+    """Repeated steps of a chain said once with their count ("Draw a gem ×3")."""
+    out: list[tuple[str, int]] = []
+    for step in steps:
+        if out and out[-1][0] == step:
+            out[-1] = (step, out[-1][1] + 1)
+        else:
+            out.append((step, 1))
+    return [step if count == 1 else f"{step} ×{count}" for step, count in out]
 
 
 def _option_word(value: Any) -> str:

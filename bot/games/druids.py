@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.games.base import GamePresenter
+from bot.chooser import JOIN
+from bot.games.base import GamePresenter, bare_key
 from engines.base import Event, View
 from engines.druids.engine import card_number, gem_kind, is_follower
 from render import druids as druids_render
@@ -33,6 +34,21 @@ class DruidsPresenter(GamePresenter):
         if kind is None and index < len(view["places"]):
             kind = view["places"][index]["kind"]
         return self.t("place", locale, number=index + 1, kind=self.kind_name(kind, locale))
+
+    def prompt_text(
+        self, key: str, locale: str, chosen: dict[str, Any] | None = None, view: View | None = None
+    ) -> str:
+        """Two cards asked at once are asked as a pair; a place is asked for the card it is for."""
+        parts = key.split(JOIN)
+        if [bare_key(p) for p in parts[:2]] == ["card", "card"]:
+            return self.t("prompt.cards", locale)
+        card = (chosen or {}).get(parts[0].removesuffix("place") + "card")
+        if bare_key(parts[0]) != "place" or card is None or view is None:
+            return super().prompt_text(key, locale, chosen, view)
+        asked = self.t("prompt.place_of", locale, card=self.card_name(card, locale))
+        if len(parts) == 1:
+            return asked
+        return f"{asked} / {super().prompt_text(JOIN.join(parts[1:]), locale, chosen, view)}"
 
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "card":

@@ -50,6 +50,8 @@ class Druids(Engine):
     autoplayer = autoplayer
     search_budget = 4000  # per 2-player decision: ~1.3 s on one idle core (4 players: 2000, ~0.8 s)
     revealing_events = frozenset({"PlaceRevealed", "PlaceReplaced", "GemDeckReshuffled", "OwnGemDrawn"})
+    unordered_moves = frozenset({"play_card"})  # only one follower per turn, so play order never breaks a tie
+    blind_repeats = frozenset({"draw_gem"})  # how many refills a turn needs depends on the hand's size alone
 
     # --- set-up ---------------------------------------------------------------------------------------------------
 

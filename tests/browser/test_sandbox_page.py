@@ -163,7 +163,7 @@ async def test_the_page_reconnects_after_a_restart_and_old_buttons_still_work(
         assert (await service.get(game_id)).record.board_message_id == int(board)
         await image_loaded(ui, f'.msg[data-id="{board}"] .attachments img')
         after = await play_move(sb, service, game_id, ui.click, ui.select)
-        assert after.version == before.version + 1
+        assert after.version > before.version
         await ui.screenshot(artifacts_dir / "sandbox-after-restart.png")
         assert not ui.errors, ui.errors
         assert not sb.bot_violations()

@@ -147,7 +147,7 @@ async def test_stopping_and_restarting_make_run_resumes_the_game(tmp_path):
         assert board.component(f"table:turn:{game_id}") is not None  # a button from before the restart
         mover = player_to_move(sb, await service.get(game_id))
         after = await play_move(sb, service, game_id, *_api(sb, mover))
-        assert after.version == table.version + 1
+        assert after.version > table.version
         assert not sb.bot_violations()
     finally:
         await second.stop()

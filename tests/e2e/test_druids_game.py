@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import pytest
 
+from bot.chooser import ENDING, split
+from bot.games import presenter
+from bot.picker import offered
+from bot.service import choices
 from engines.base import Action
 from tests.e2e.harness import Harness, harness
 
@@ -252,4 +256,35 @@ async def test_long_choices_become_select_menus(tmp_path, monkeypatch):
             "Done" in picker.text and picker.selects()
         )  # done through select menus; the next step offers more
         assert (await h.table(game_id)).version == table.version + 1
+        assert h.sb.violations == []
+
+
+async def test_a_whole_turn_in_three_clicks_commits_what_its_moves_one_by_one_would(tmp_path):
+    """Two plays, a discard or not and the refill, picked as one run through the picker, leave the game exactly
+    as the same moves made one at a time, one committed version each; the mover is told what they did and drew
+    from the committed events."""
+    async with harness(tmp_path) as h:
+        alice, bob = h.users["alice"], h.users["bob"]
+        game_id = await open_lobby(h, ["alice", "bob"])
+        lobby = h.sb.world.message(str((await h.table(game_id)).record.lobby_message_id))
+        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        table = await h.table(game_id)
+        seat = table.to_act()[0]
+        user = next(u for u in (alice, bob) if table.seat_of(int(u.id)) == seat)
+        run = next(a for a in offered(table, seat, choices(table, seat)) if ENDING in a)
+        expected, events = table.state, []
+        for part in split(run):
+            expected, done = table.engine.apply(expected, seat, part)
+            events += done
+
+        picker = await h.play_through_chooser(user, game_id, run)
+
+        after = await h.table(game_id)
+        assert after.state == expected
+        assert after.version == table.version + len(split(run))
+        assert after.to_act() != [seat]
+        game, locale = presenter("druids"), "en" if user is alice else "ko"
+        for event in events:
+            if event["type"] in ("OwnCardPlayed", "OwnGemDrawn"):
+                assert game.card_name(event["card"], locale) in picker.text, picker.text
         assert h.sb.violations == []
