@@ -38,13 +38,12 @@ from engines.talisman.data import (
 Action = dict[str, Any]
 Char = dict[str, Any]
 
-CROSS_READY = (
-    6  # best stat (cards included) at which it leaves the outer region for the Warlock and the Portal
-)
-BRIDGE_READY = (
-    8  # battle strength to fight the Sentinel (Strength 9) rather than sail: 28 % a try, more with fate
-)
-PORTAL_READY = 8  # best stat to try the Portal of Power (two dice at or under it: 72 % at 8, more with fate)
+# Best stat (cards included) at which it leaves the outer region for the Warlock and the Portal.
+CROSS_READY = 6
+# Battle strength to fight the Sentinel (Strength 9) rather than sail: 28 % a try at 8, more with fate.
+BRIDGE_READY = 8
+# Best stat to try the Portal of Power: two dice at or under it, 58 % at 7 and about 75 % with a fate re-roll.
+PORTAL_READY = 7
 INNER_LIFE = 4  # lives to set off through the inner region; below TURN_BACK_LIFE it turns back
 TURN_BACK_LIFE = 2
 LOW_LIFE = 2  # at or below this it looks for healing
