@@ -44,8 +44,8 @@ CROSS_READY = 6
 BRIDGE_READY = 8
 # Best stat to try the Portal of Power: two dice at or under it, 58 % at 7 and about 75 % with a fate re-roll.
 PORTAL_READY = 7
-INNER_LIFE = 4  # lives to set off through the inner region; below TURN_BACK_LIFE it turns back
-TURN_BACK_LIFE = 2
+INNER_LIFE = 4  # lives to set off through the inner region
+TURN_BACK_LIFE = 1  # turning back costs the whole walk again: it does so only on its last life
 LOW_LIFE = 2  # at or below this it looks for healing
 FATE_RESERVE = 2  # fate kept for the Portal and the inner region: battle dice are re-rolled only above it
 # Where a character heals for gold: the Village and the City (outer), the Castle (middle).
