@@ -7,7 +7,7 @@ bridge when its battle strength makes that fight a fair one, otherwise on a Raft
 Woods or the Forest (the Sentinel's Strength 9 beats a Strength 7 character five times in six). In the middle
 region it takes a quest at the Warlock's Cave unless it holds a Talisman, and with one heads for the Portal of
 Power as soon as its best stat gives it a fair roll; in the inner region it walks on to the Crown by the Mines or
-the Crypt, whichever its stats suit, turning back only when nearly dead, and there casts the Command Spell every
+the Crypt, whichever its stats suit, turning back only on its last life, and there casts the Command Spell every
 turn. Once someone holds the Crown the others stop hiding at the healers: their only way to win is to get there
 too. Fate re-rolls the dice that matter (the Portal, the Mines and the Crypt, Death, a missed Command Spell, a bad
 battle die while fate is plentiful). It declines other players' windows, casts Spells to win its own fights or to
