@@ -10,7 +10,14 @@ def test_the_strength_bench_prints_its_figures(capsys):
     assert "solo mean score: hard" in out
     assert "2 players: hard wins" in out and "4 players: hard wins" in out
     assert "talisman: thinking p50" in out
-    assert "median" in out and "Crown reached" in out
+    assert "median" in out and "p90" in out and "reached the Crown in 0/1" in out
+    assert "stopped at 2 rounds 1" in out and "NOT MET" in out
+
+
+def test_the_talisman_race_alone_prints_its_figures(capsys):
+    strength_bench.run(games=1, round_cap=2, race_only=True)
+    out = capsys.readouterr().out
+    assert out.startswith("talisman race: 4 easy bots") and "hard" not in out
 
 
 def test_wilson_interval_brackets_the_rate():

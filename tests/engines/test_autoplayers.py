@@ -9,6 +9,7 @@ import pytest
 
 from engines import all_engines, get_engine
 from engines.base import Engine, State
+from engines.talisman.data import CROWN
 
 ENGINES = all_engines()
 TINY_BUDGET = 24  # enough to run the whole search machinery, small enough for the test suite
@@ -122,3 +123,20 @@ def test_talisman_easy_bots_reach_the_crown():
         finished += engine.outcome(state) is not None
     assert crowned >= 4
     assert finished >= 3
+
+
+@pytest.mark.parametrize("seed", [4, 8])
+def test_talisman_easy_bots_crown_a_winner_within_60_rounds(seed):
+    """Fixed seeded 4-bot games with the default options end within the issue's 60 rounds, won by the character
+    on the Crown (its Command Spell wore the others down), not by the round cap or another ending."""
+    engine = get_engine("talisman")
+    state = engine.new_game(4, engine.validate_options({}), seed)
+    moves = 0
+    while engine.outcome(state) is None and state["round"] <= 60:
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, moves))
+        moves += 1
+    outcome = engine.outcome(state)
+    assert outcome is not None and state["round"] <= 60
+    (winner,) = outcome.winners
+    assert state["crown"] and state["chars"][winner]["space"] == CROWN
