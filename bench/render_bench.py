@@ -1,4 +1,5 @@
-"""Rendering: time and PNG size of every public and private image, from mid-game views."""
+"""Rendering: time and PNG size of every public and private image, from mid-game views; the drawing CPU of a
+board and of a private picture, and how much of it is encoding."""
 
 from __future__ import annotations
 
