@@ -61,8 +61,11 @@ def _encode_clock() -> Iterator[list[float]]:
     """CPU seconds spent encoding inside the block: choosing a palette, mapping to it and writing the PNG."""
     from PIL import Image
 
+    import render.common
+
     spent = [0.0]
-    originals = {name: getattr(Image.Image, name) for name in ("save", "quantize")}
+    clocked_calls = [(Image.Image, "save"), (Image.Image, "quantize"), (render.common, "_palette_png")]
+    originals = [(owner, name, getattr(owner, name)) for owner, name in clocked_calls]
 
     def clocked(original):
         def call(*args, **kwargs):
@@ -74,19 +77,19 @@ def _encode_clock() -> Iterator[list[float]]:
 
         return call
 
-    for name, original in originals.items():
-        setattr(Image.Image, name, clocked(original))
+    for owner, name, original in originals:
+        setattr(owner, name, clocked(original))
     try:
         yield spent
     finally:
-        for name, original in originals.items():
-            setattr(Image.Image, name, original)
+        for owner, name, original in originals:
+            setattr(owner, name, original)
 
 
 def draw_cpu(repeat: int) -> None:
     """What a move costs the picture workers: CPU per board and per private picture (the issue's goal is 10 ms per
     move), over 2–4 players, two seeds and two points of the game, and the share of it spent encoding."""
-    print("\n## Drawing CPU (process time; 2-4 players, seeds 3 and 7, after 30 and 80 moves; warm caches)")
+    print("\n## Drawing CPU (process time, fastest pass; 2-4 players, seeds 3 and 7, after 30 and 80 moves)")
     for name, game in sorted(presenters().items()):
         engine = game.engine
         boards, privates = [], []
@@ -107,14 +110,16 @@ def draw_cpu(repeat: int) -> None:
                 continue
             for draw in pictures:
                 draw()
-            with _encode_clock() as encoding:
-                start = time.process_time()
-                for _ in range(max(1, repeat // 4)):
+            passes = []  # (CPU, of which encoding) of each pass over all the pictures
+            for _ in range(max(1, repeat // 4)):
+                with _encode_clock() as encoding:
+                    start = time.process_time()
                     for draw in pictures:
                         draw()
-                spent = time.process_time() - start
-            count = max(1, repeat // 4) * len(pictures)
-            line += f"  {label} {spent / count * 1000:5.1f} ms (encoding {encoding[0] / spent:.0%})"
+                    passes.append((time.process_time() - start, encoding[0]))
+            # The fastest pass: on a shared machine the others mostly measure other work's interference.
+            spent, encoded = min(passes)
+            line += f"  {label} {spent / len(pictures) * 1000:5.1f} ms (encoding {encoded / spent:.0%})"
         print(line)
 
 
