@@ -233,6 +233,12 @@ PRIVATE_W = 920
 PRIVATE_SMALL = 16  # 16 × 550 / 920 ≥ 9 px in the chat
 
 
+def private_shows(view: View) -> Any:
+    """What render_private draws of the view: the viewer's hand, followers at home and own face-down cards."""
+    mine = [(entry["place"], entry["mine"]) for entry in view["places"]]
+    return view["viewer"], view["hand"], view["followers_home"], mine
+
+
 def render_private(view: View, locale: str) -> bytes:
     """The viewer's hand, the followers it can still take, and its face-down cards by place."""
     labels = _labels(locale)

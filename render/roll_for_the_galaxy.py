@@ -317,6 +317,14 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
     return _png(image)
 
 
+def private_shows(view: View) -> Any:
+    """What render_private draws of the view: the stage, the viewer's own seat and discards."""
+    seat = view["viewer"]
+    if seat is None:
+        return None
+    return seat, view["stage"], view["seats"][seat], view.get("my_discards", [])
+
+
 def render_private(view: View, locale: str) -> bytes | None:
     """The viewer's screen: its roll and assignment, its construction stacks, tiles being scouted; as legible
     in the chat as the table (the same width and letters)."""
