@@ -1,7 +1,11 @@
-"""Rendering: time and PNG size of every public and private image, from mid-game views."""
+"""Rendering: time and PNG size of every public and private image, from mid-game views; the drawing CPU of a
+board and of a private picture, and how much of it is encoding."""
 
 from __future__ import annotations
 
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from functools import partial
 
 from bench.common import summary, timed
@@ -47,8 +51,76 @@ def run(repeat: int = 20) -> None:
             times = timed(lambda public=public, names=names: render_sheet(public, 0, names, "en"), repeat)
             size = len(render_sheet(public, 0, names, "ko"))
             print(f"{name:22} sheet    {summary(times)}  {size / 1024:.0f} kB  {_verdict(times, size)}")
+    draw_cpu(repeat)
     results(repeat)
     by_player_count(repeat)
+
+
+@contextmanager
+def _encode_clock() -> Iterator[list[float]]:
+    """CPU seconds spent encoding inside the block: choosing a palette, mapping to it and writing the PNG."""
+    from PIL import Image
+
+    import render.common
+
+    spent = [0.0]
+    clocked_calls = [(Image.Image, "save"), (Image.Image, "quantize"), (render.common, "_palette_png")]
+    originals = [(owner, name, getattr(owner, name)) for owner, name in clocked_calls]
+
+    def clocked(original):
+        def call(*args, **kwargs):
+            start = time.process_time()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spent[0] += time.process_time() - start
+
+        return call
+
+    for owner, name, original in originals:
+        setattr(owner, name, clocked(original))
+    try:
+        yield spent
+    finally:
+        for owner, name, original in originals:
+            setattr(owner, name, original)
+
+
+def draw_cpu(repeat: int) -> None:
+    """What a move costs the picture workers: CPU per board and per private picture (the issue's goal is 10 ms per
+    move), over 2–4 players, two seeds and two points of the game, and the share of it spent encoding."""
+    print("\n## Drawing CPU (process time, fastest pass; 2-4 players, seeds 3 and 7, after 30 and 80 moves)")
+    for name, game in sorted(presenters().items()):
+        engine = game.engine
+        boards, privates = [], []
+        for players in range(max(2, engine.min_players), min(4, engine.max_players) + 1):
+            names = [f"Player {i + 1}" for i in range(players)]
+            for seed in (3, 7):
+                for moves in (30, 80):
+                    state = mid_game(engine, players, seed, moves)
+                    boards.append(partial(game.render_table, engine.view(state, None), names, "en"))
+                    if game.has_private:
+                        privates += [
+                            partial(game.render_private, engine.view(state, seat), "en")
+                            for seat in range(players)
+                        ]
+        line = f"{name:22}"
+        for label, pictures in (("board", boards), ("private", privates)):
+            if not pictures:
+                continue
+            for draw in pictures:
+                draw()
+            passes = []  # (CPU, of which encoding) of each pass over all the pictures
+            for _ in range(max(1, repeat // 4)):
+                with _encode_clock() as encoding:
+                    start = time.process_time()
+                    for draw in pictures:
+                        draw()
+                    passes.append((time.process_time() - start, encoding[0]))
+            # The fastest pass: on a shared machine the others mostly measure other work's interference.
+            spent, encoded = min(passes)
+            line += f"  {label} {spent / len(pictures) * 1000:5.1f} ms (encoding {encoded / spent:.0%})"
+        print(line)
 
 
 def results(repeat: int) -> None:

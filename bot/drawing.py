@@ -140,7 +140,8 @@ async def offers(engine_name: str, state: Any, seat: int, actions: list[Any]) ->
 
 
 class Pictures:
-    """Pictures by what they show: a view drawn once is reused whatever version or seat asks for it again."""
+    """Pictures by what they show: a view drawn once is reused whatever version or seat asks for it again (a
+    private picture by the part of the seat's view it draws)."""
 
     def __init__(self, budget: int = CACHE_BYTES) -> None:
         self.budget = budget
@@ -153,7 +154,8 @@ class Pictures:
         # Equal views pickle alike (the same engine code builds them), so a digest of the pickle names the
         # picture; a rare different pickle of an equal view only costs one more drawing.
         public = seat is None
-        data = pickle.dumps((engine_name, public, view, names if public else None, locale), protocol=5)
+        shown = view if public else presenter(engine_name).private_shows(view)
+        data = pickle.dumps((engine_name, public, shown, names if public else None, locale), protocol=5)
         return hashlib.blake2b(data, digest_size=16).digest()
 
     async def get(

@@ -8,6 +8,7 @@ always current and a turn costs one notification.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from typing import Any
 
@@ -65,11 +66,12 @@ class PrivateMessages:
         (seat, channel, message, digest), or None when nothing was sent."""
         game = presenter(table.engine.name)
         locale = locales[row.user_id]
-        digest = (
-            self.pictures.key(table.engine.name, row.seat, table.view(row.seat), [], "").hex()
-            if game.has_private and table.state is not None
-            else None
-        )
+        digest = None
+        if game.has_private and table.state is not None:
+            # What the message shows: the picture, and whether it says "your move" (its text and button).
+            picture = self.pictures.key(table.engine.name, row.seat, table.view(row.seat), [], "")
+            acting = bytes([row.seat in table.acting])
+            digest = hashlib.blake2b(picture + acting, digest_size=16).hexdigest()
         if not their_turn and digest == row.dm_view:
             return None  # nothing new for them: no picture is drawn either
         png = await self.private_png(table, row.seat, locale)

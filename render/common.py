@@ -6,13 +6,16 @@ Renderers are pure: a view in, PNG bytes out. They never see a full game state, 
 from __future__ import annotations
 
 import io
+import struct
 import sys
+import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont
+from zlib_ng import zlib_ng
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 # NanumGothic (SIL OFL 1.1, shipped in render/fonts) covers Hangul, Latin and the Spanish accents.
@@ -100,16 +103,40 @@ def fit_text(draw: ImageDraw.ImageDraw, text: str, size: int, max_width: int, bo
 
 
 def to_png(image: Image.Image) -> bytes:
+    if image.mode == "P" and "transparency" not in image.info:
+        return _palette_png(image)
     buffer = io.BytesIO()
     # Level 1 encodes about twice as fast as the default for ~25% more bytes; images stay far below Discord's limits.
     image.save(buffer, format="PNG", optimize=False, compress_level=1)
     return buffer.getvalue()
 
 
-def to_png_flat(image: Image.Image) -> bytes:
-    """Encode a flat-coloured picture through a 128-colour palette: it loses nothing visible and encodes about
-    twice as fast; the palette is picked from a sixteenth of the pixels (averaged four by four)."""
-    palette = image.reduce(4).quantize(colors=128, method=Image.Quantize.FASTOCTREE)
+def _palette_png(image: Image.Image) -> bytes:
+    """A palette picture written as PNG with zlib-ng: at its level 2 it deflates in half the CPU of zlib's fastest
+    level (Pillow's level 1), into smaller files. Rows are stored unfiltered, as Pillow stores palette rows."""
+    width, height = image.size
+    pixels = image.tobytes()
+    rows = b"".join(b"\0" + pixels[y * width : (y + 1) * width] for y in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette indices, no interlacing
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", header),
+            _chunk(b"PLTE", bytes(image.getpalette() or [])),
+            _chunk(b"IDAT", zlib_ng.compress(rows, 2)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+
+def to_png_flat(image: Image.Image, sample: int = 4, colours: int = 128) -> bytes:
+    """Encode a flat-coloured picture through a palette: it loses nothing visible and encodes about twice as fast;
+    the palette is picked from the pixels averaged `sample` by `sample` (a sixteenth of them by default)."""
+    palette = image.reduce(sample).quantize(colors=colours, method=Image.Quantize.FASTOCTREE)
     return to_png(image.quantize(palette=palette, dither=Image.Dither.NONE))
 
 

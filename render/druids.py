@@ -188,6 +188,18 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
     return to_png_flat(image)
 
 
+@lru_cache(maxsize=256)
+def _card_tile(card: str, label: str, seat: int, locale: str, w: int, h: int) -> Image.Image:
+    """A card of the private picture on the table's background, drawn once and then only pasted: the same few
+    dozen cards come back picture after picture."""
+    tile, draw = canvas(w + 1, h + 1, BACKGROUND)
+    if card.startswith("f-"):
+        _follower_face(draw, 0, 0, int(card[2:]), seat, label, w, h)
+    else:
+        _gem_face(draw, 0, 0, card, locale, w, h)
+    return tile
+
+
 def _gem_face(
     draw: ImageDraw.ImageDraw, x: int, y: int, card: str, locale: str, w: int = 110, h: int = 150
 ) -> None:
@@ -221,6 +233,12 @@ PRIVATE_W = 920
 PRIVATE_SMALL = 16  # 16 × 550 / 920 ≥ 9 px in the chat
 
 
+def private_shows(view: View) -> Any:
+    """What render_private draws of the view: the viewer's hand, followers at home and own face-down cards."""
+    mine = [(entry["place"], entry["mine"]) for entry in view["places"]]
+    return view["viewer"], view["hand"], view["followers_home"], mine
+
+
 def render_private(view: View, locale: str) -> bytes:
     """The viewer's hand, the followers it can still take, and its face-down cards by place."""
     labels = _labels(locale)
@@ -239,10 +257,7 @@ def render_private(view: View, locale: str) -> bytes:
     for i, card in enumerate(hand):
         x = 24 + (i % per_hand) * 124
         y = 56 + (i // per_hand) * 160
-        if card.startswith("f-"):
-            _follower_face(draw, x, y, int(card[2:]), seat, labels["follower"])
-        else:
-            _gem_face(draw, x, y, card, locale)
+        image.paste(_card_tile(card, labels["follower"], seat, locale, 110, 150), (x, y))
     draw.text((24, home_y), labels["home"], fill=MUTED, font=font(20))
     if not view["followers_home"]:
         draw.text((24, home_y + 34), "—", fill=MUTED, font=font(22))
@@ -256,9 +271,5 @@ def render_private(view: View, locale: str) -> bytes:
         for i, (place, card) in enumerate(played):
             x = 24 + (i % per_played) * 82
             y = played_y + 30 + (i // per_played) * 108
-            label = f"{place + 1}"
-            if card.startswith("f-"):
-                _follower_face(draw, x, y, int(card[2:]), seat, label, w=72, h=100)
-            else:
-                _gem_face(draw, x, y, card, locale, w=72, h=100)
+            image.paste(_card_tile(card, f"{place + 1}", seat, locale, 72, 100), (x, y))
     return to_png_flat(image)

@@ -319,6 +319,13 @@ def _wrap(draw: ImageDraw.ImageDraw, text: str, size: int, width: int) -> list[s
     return lines
 
 
+def private_shows(view: View) -> Any:
+    """What render_private draws of the view: the characters dealt while setting up, then one's Spells."""
+    if view.get("phase") == "setup" and view.get("viewer") is not None:
+        return "setup", view["setup"]
+    return "spells", view.get("my_spells")
+
+
 def render_private(view: View, locale: str, words: dict[str, tuple[str, str]] | None = None) -> bytes | None:
     """What only the viewer sees: the characters dealt to choose from while setting up, then one's Spells.
     `words` gives names and texts in the reader's language by id (the presenter has them); the data's

@@ -23,6 +23,9 @@ class GamePresenter:
     engine_name: str
     render_table_fn: Callable[[View, list[str], str], bytes]
     render_private_fn: Callable[[View, str], bytes | None] | None = None
+    # What the private picture draws of a seat's view (which holds the whole public table too): the picture is
+    # drawn again, and the seat's DM edited, only when this changes. None: the whole view.
+    private_shows_fn: Callable[[View], Any] | None = None
     # One player's whole sheet from the public view, for games whose table shows only a summary of each.
     render_sheet_fn: Callable[[View, int, list[str], str], bytes] | None = None
     # Parameters whose label another parameter's label already contains, in a step that asks both at once.
@@ -314,6 +317,10 @@ class GamePresenter:
         fn = type(self).render_sheet_fn
         assert fn is not None, f"{self.engine_name} has no sheets"
         return fn(view, seat, names, i18n.norm(locale))
+
+    def private_shows(self, view: View) -> Any:
+        fn = type(self).private_shows_fn
+        return view if fn is None else fn(view)
 
     @property
     def has_private(self) -> bool:

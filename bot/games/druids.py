@@ -15,6 +15,7 @@ class DruidsPresenter(GamePresenter):
     engine_name = "druids"
     render_table_fn = druids_render.render_table
     render_private_fn = druids_render.render_private
+    private_shows_fn = druids_render.private_shows
     private_twins = {
         "CardPlayed": "OwnCardPlayed",
         "GemDiscarded": "OwnGemDiscarded",

@@ -31,6 +31,7 @@ class RollForTheGalaxyPresenter(GamePresenter):
     said_by = {"tile": "side"}  # "World: Alpha Centauri" names the tile already
     render_table_fn = rftg_render.render_table
     render_private_fn = rftg_render.render_private
+    private_shows_fn = rftg_render.private_shows
 
     # --- names of things ------------------------------------------------------------------------------------
 

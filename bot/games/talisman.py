@@ -88,6 +88,7 @@ class TalismanPresenter(GamePresenter):
     engine_name = "talisman"
     render_table_fn = talisman_render.render_table
     render_private_fn = talisman_render.render_private
+    private_shows_fn = talisman_render.private_shows
 
     def t(self, key: str, locale: str, **params: Any) -> str:
         text = super().t(key, locale, **params)

@@ -46,6 +46,11 @@ async def test_a_stopped_pool_starts_again_with_the_next_picture(workers):
     assert await drawing.draw("talisman", None, view, ["A", "B"], "en") == first
 
 
+def _hand(n: int, turn: int = 1) -> dict:
+    """A Druids seat's view: its hand (what its private picture draws) and a bit of the public table."""
+    return {"viewer": 0, "hand": [f"onyx-{n}"], "followers_home": [], "places": [], "turn": turn, "n": n}
+
+
 async def test_each_distinct_picture_is_drawn_once(monkeypatch):
     drawn: list[tuple] = []
 
@@ -60,18 +65,20 @@ async def test_each_distinct_picture_is_drawn_once(monkeypatch):
     # Asked for at once (the DM and the picker of one moment), then again for an unchanged view at a later
     # version: one drawing.
     same = await asyncio.gather(
-        ask("druids", 0, {"n": 1}, ["A"], "en"), ask("druids", 0, {"n": 1}, ["A"], "en")
+        ask("druids", 0, _hand(1), ["A"], "en"), ask("druids", 0, _hand(1), ["A"], "en")
     )
     assert same == [b"0:1:en", b"0:1:en"]
-    # Names are not in a private picture.
-    assert await ask("druids", 0, {"n": 1}, ["A", "B"], "en") == b"0:1:en"
+    # Names are not in a private picture, nor the public table its seat's view also holds.
+    assert await ask("druids", 0, _hand(1), ["A", "B"], "en") == b"0:1:en"
+    assert await ask("druids", 0, _hand(1, turn=2), ["A"], "en") == b"0:1:en"
     assert drawn == [(0, 1, "en")]
-    # What differs is drawn: the view, the locale, public against private, the names on the board.
-    await ask("druids", 0, {"n": 2}, ["A"], "en")
-    await ask("druids", 0, {"n": 1}, ["A"], "ko")
-    await ask("druids", None, {"n": 1}, ["A"], "en")
-    await ask("druids", None, {"n": 1}, ["B"], "en")
-    assert len(drawn) == 5
+    # What differs is drawn: the hand, the locale, public against private, the names on the board.
+    await ask("druids", 0, _hand(2), ["A"], "en")
+    await ask("druids", 0, _hand(1), ["A"], "ko")
+    await ask("druids", None, _hand(1), ["A"], "en")
+    await ask("druids", None, _hand(1), ["B"], "en")
+    await ask("druids", None, _hand(1, turn=2), ["B"], "en")
+    assert len(drawn) == 6
 
 
 async def test_the_picture_cache_keeps_within_its_budget(monkeypatch):
