@@ -300,7 +300,27 @@ def test_every_event_type_reads_cleanly_in_every_language():
     for event in events:
         seen.add(event["type"])
         _read_cleanly(event, 2, ENGINE.view(state, None))
+    for event in _spell_dropped_in_the_glade():  # rare in the built-in players' games
+        seen.add(event["type"])
+        _read_cleanly(event, 2, ENGINE.view(state, None))
     assert seen == _event_types()
+
+
+def _spell_dropped_in_the_glade() -> list[dict]:
+    """The rulebook's Cursed Glade: the Wizard's Craft falls below his Spells' count and one must go."""
+    from engines.talisman.data import KIND_INDEX
+    from tests.engines.talisman.helpers import act, give, rig, start_turn, table
+
+    glade = KIND_INDEX["cursed_glade"]
+    state = table(["wizard", "warrior"])
+    give(state, 0, "solomons_crown")
+    state["chars"][0].update(spells=["healing", "teleport", "hex"], space=glade - 1, fate=0)
+    start_turn(state)
+    rig(state, [1])
+    state, _ = act(state, {"type": "roll_move"})
+    route = next(a["route"] for a in ENGINE.legal_actions(state, 0) if a.get("to") == glade)
+    state, _ = act(state, {"type": "move", "route": route, "to": glade})
+    return act(state, {"type": "discard_spell", "spell": "hex"})[1]
 
 
 def _components() -> list[dict]:

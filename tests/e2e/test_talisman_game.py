@@ -3,7 +3,7 @@ Command Spell victory.
 
 The game is the faster variant (one Talisman and no second characters, a starting counter for everyone,
 trophies at 5) and every seat plays the built-in player's choice, on a seed picked beforehand by simulating
-the engine so that the game ends with a Command Spell from the Crown (seed 34 did, at move 605, when this was
+the engine so that the game ends with a Command Spell from the Crown (seed 125 did, at move 497, when this was
 written). Every move goes through the Discord UI: the move picker's buttons and menus, and every fourth move
 typed as `/play move` (about 0.1 s a move, a little over a minute in all on a quiet machine).
 """
@@ -20,10 +20,10 @@ from tests.e2e.harness import Harness, harness
 
 pytestmark = pytest.mark.e2e
 
-SEEDS = [34, 27, 17, *range(100, 400)]  # the first whose game ends by a Command Spell is played
+SEEDS = [125, 127, 130, *range(100, 400)]  # the first whose short game ends by a Command Spell is played
 OPTIONS = "bloodbath=true, starting_bonus=true, trophy_rate=5"
 OPTION_VALUES = {"bloodbath": True, "starting_bonus": True, "trophy_rate": 5}
-MAX_MOVES = 1500
+MAX_MOVES = 800
 TYPED = 4  # every fourth move is typed as `/play move`; the others go through the picker
 SUGGESTED = 60  # and every sixtieth, the suggestions `/play move` offers are checked first
 RESTART_AT = 12
@@ -136,7 +136,7 @@ async def test_a_whole_talisman_game_to_a_command_spell_victory(tmp_path):
                 assert stale.message is picker and "out of date" in picker.text
             if "casts the Command Spell" in h.board_message(await h.table(game_id)).text:
                 crown_seen_publicly = True  # the table reads what happens at the Crown
-            assert moves < 1000
+            assert moves <= length  # the game goes as simulated
 
         table = await h.table(game_id)
         outcome = table.engine.outcome(table.state)
