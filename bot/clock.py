@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING
 import discord
 
 from bot import i18n
-from bot.games import presenter
 from bot.service import ARCHIVED, EXPIRED, ServiceError, as_utc
 from engines.base import IllegalAction
 
@@ -78,7 +77,7 @@ class Clock:
             "game.reminder",
             locale,
             mentions=who,
-            game=presenter(table.engine.name).title(locale),
+            game=table.title(locale),
             id=table.id,
             hours=hours,
         )

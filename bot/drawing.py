@@ -139,6 +139,12 @@ async def offers(engine_name: str, state: Any, seat: int, actions: list[Any]) ->
     return await _in_worker(_offers, engine_name, state, seat, actions)
 
 
+def _digest(*what_is_drawn: Any) -> bytes:
+    """A picture's name in the cache. Equal views pickle alike (the same engine code builds them), so a digest of
+    the pickle names the picture; a rare different pickle of an equal view only costs one more drawing."""
+    return hashlib.blake2b(pickle.dumps(what_is_drawn, protocol=5), digest_size=16).digest()
+
+
 class Pictures:
     """Pictures by what they show: a view drawn once is reused whatever version or seat asks for it again (a
     private picture by the part of the seat's view it draws)."""
@@ -151,12 +157,9 @@ class Pictures:
 
     @staticmethod
     def key(engine_name: str, seat: int | None, view: Any, names: list[str], locale: str) -> bytes:
-        # Equal views pickle alike (the same engine code builds them), so a digest of the pickle names the
-        # picture; a rare different pickle of an equal view only costs one more drawing.
         public = seat is None
         shown = view if public else presenter(engine_name).private_shows(view)
-        data = pickle.dumps((engine_name, public, shown, names if public else None, locale), protocol=5)
-        return hashlib.blake2b(data, digest_size=16).digest()
+        return _digest(engine_name, public, shown, names if public else None, locale)
 
     async def get(
         self, engine_name: str, seat: int | None, view: Any, names: list[str], locale: str
@@ -166,8 +169,7 @@ class Pictures:
 
     async def sheet(self, engine_name: str, view: Any, seat: int, names: list[str], locale: str) -> bytes:
         """One player's whole sheet from the public view (the same for every asker)."""
-        data = pickle.dumps((engine_name, "sheet", seat, view, names, locale), protocol=5)
-        key = hashlib.blake2b(data, digest_size=16).digest()
+        key = _digest(engine_name, "sheet", seat, view, names, locale)
         png = await self._once(key, lambda: draw_sheet(engine_name, view, seat, names, locale))
         assert png is not None
         return png

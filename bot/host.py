@@ -391,7 +391,7 @@ class GameHost:
         summary = i18n.t(
             "export.summary",
             locale,
-            game=presenter(table.engine.name).title(locale),
+            game=table.title(locale),
             id=table.id,
             players=", ".join(f"{n} {sc}" for n, sc in zip(table.names, outcome.scores, strict=True)),
             winners=", ".join(table.names[w] for w in outcome.winners),

@@ -13,7 +13,9 @@ from typing import Any
 
 from babel import Locale
 
-LOCALES = ("en", "ko", "es")
+from render.text import LOCALES, plural_category
+from render.text import language as norm  # a Discord locale ('ko', 'en-US', 'es-ES', …) as one of ours
+
 DEFAULT = "en"
 
 Entry = str | dict[str, str]  # a string, or its plural forms by category
@@ -24,12 +26,6 @@ _CATALOG: dict[str, dict[str, Entry]] = {
 }
 
 
-def norm(locale: str | None) -> str:
-    """A Discord locale ('ko', 'en-US', 'es-ES', …) as one of ours."""
-    short = (locale or DEFAULT)[:2].lower()
-    return short if short in LOCALES else DEFAULT
-
-
 def has(key: str) -> bool:
     return key in _CATALOG[DEFAULT]
 
@@ -38,10 +34,6 @@ def has(key: str) -> bool:
 def plural_categories(locale: str) -> frozenset[str]:
     """The plural categories a language tells apart for whole numbers ("other" always among them)."""
     return Locale.parse(norm(locale)).plural_form.tags | {"other"}
-
-
-def plural_category(locale: str, count: Any) -> str:
-    return Locale.parse(norm(locale)).plural_form(count)
 
 
 def forms(entry: Entry) -> list[str]:

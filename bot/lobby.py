@@ -85,7 +85,7 @@ class Lobby:
             pace=timedelta(seconds=seconds),
             level=level,
         )
-        title = presenter(table.engine.name).title(public_locale)
+        title = table.title(public_locale)
         text = i18n.t(
             "demo.started",
             public_locale,
@@ -127,7 +127,7 @@ class Lobby:
             text = i18n.t(
                 "lobby.abandoned",
                 table.record.locale,
-                game=presenter(table.engine.name).title(table.record.locale),
+                game=table.title(table.record.locale),
                 id=table.id,
                 user=user.display_name,
             )
@@ -146,9 +146,7 @@ class Lobby:
         """Deal the game (committed), say so, and let the publisher open the thread and show the board."""
         table = await self.service.start(game_id, interaction.user.id)
         locale = table.record.locale
-        starting = i18n.t(
-            "lobby.starting", locale, game=presenter(table.engine.name).title(locale), id=table.id
-        )
+        starting = i18n.t("lobby.starting", locale, game=table.title(locale), id=table.id)
         try:
             if interaction.type == discord.InteractionType.component:  # the lobby's own Start button
                 await interaction.response.edit_message(
@@ -175,7 +173,7 @@ def lobby_text(table: Table) -> str:
     locale = table.record.locale
     engine = table.engine
     lines = [
-        f"**{i18n.t('lobby.title', locale, game=presenter(engine.name).title(locale), id=table.id)}**",
+        f"**{i18n.t('lobby.title', locale, game=table.title(locale), id=table.id)}**",
         i18n.t("lobby.host", locale, host=table.names[0] if table.names else "?"),
         i18n.t(
             "lobby.players",

@@ -146,7 +146,7 @@ class PrivateMessages:
         return f"https://discord.com/channels/{table.record.guild_id or '@me'}/{table.record.thread_id}"
 
     def _your_move_text(self, table: Table, seat: int, locale: str) -> str:
-        title = presenter(table.engine.name).title(locale)
+        title = table.title(locale)
         link = self._link(table)
         assert table.state is not None
         if seat in table.engine.reaction_seats(table.state):

@@ -143,9 +143,7 @@ class Publisher:
         use_threads = (await self.service.settings_for(record.guild_id)).use_threads
         thread_id = record.channel_id
         if use_threads and isinstance(channel, discord.TextChannel) and record.lobby_message_id:
-            name = i18n.t(
-                "game.thread_name", locale, game=presenter(table.engine.name).title(locale), id=table.id
-            )
+            name = i18n.t("game.thread_name", locale, game=table.title(locale), id=table.id)
             try:
                 thread = await channel.get_partial_message(record.lobby_message_id).create_thread(name=name)
                 thread_id = thread.id
@@ -164,7 +162,7 @@ class Publisher:
     async def _close_lobby(self, table: Table) -> None:
         record = table.record
         locale = record.locale
-        title = presenter(table.engine.name).title(locale)
+        title = table.title(locale)
         if record.thread_id != record.channel_id:
             started = i18n.t(
                 "lobby.started", locale, game=title, id=table.id, thread=f"<#{record.thread_id}>"
@@ -316,15 +314,12 @@ class Publisher:
     def note_text(self, table: Table, note: dict[str, Any]) -> str:
         """A happening the service noted with the change (someone left, a deadline move, …), in words."""
         locale = table.record.locale
-        game = presenter(table.engine.name)
         params = {**_names(table), **note.get("params", {})}
         if "events" in params and table.state is not None:  # a move told from its committed public events
+            game = presenter(table.engine.name)
             events, seat = params.pop("events"), params["seat"]
             params["action"] = game.move_summary(events, table.names, table.view(None), locale, seat)
-        key = note["key"]
-        if key == "game.welcome" and not game.has_private:  # no hands, so no word of DMs and "My hand"
-            key = "game.welcome_open"
-        return i18n.t(key, locale, **params)
+        return i18n.t(note["key"], locale, **params)
 
     # --- when Discord says no -------------------------------------------------------------------------------------
 
@@ -361,14 +356,12 @@ def outcome_text(table: Table) -> str:
     assert outcome is not None
     winners = ", ".join(table.names[s] for s in outcome.winners)
     scores = ", ".join(f"{name} {score}" for name, score in zip(table.names, outcome.scores, strict=True))
-    over = i18n.t(
-        "game.over", locale, winners=winners, game=presenter(table.engine.name).title(locale), id=table.id
-    )
+    over = i18n.t("game.over", locale, winners=winners, game=table.title(locale), id=table.id)
     return f"🏆 {over}\n{i18n.t('game.scores', locale, scores=scores)}"
 
 
 def _names(table: Table) -> dict[str, Any]:
-    return {"game": presenter(table.engine.name).title(table.record.locale), "id": table.id}
+    return {"game": table.title(table.record.locale), "id": table.id}
 
 
 async def _unless_gone(edit: Any) -> None:

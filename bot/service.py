@@ -21,6 +21,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
+from bot.games import presenter
 from engines import get_engine
 from engines.base import Action, Engine, Event, IllegalAction, State, View
 
@@ -42,13 +43,6 @@ def utcnow() -> datetime:
 
 
 _GAMES, _SEATS = Game.__table__, Seat.__table__
-_GAME_WITH_SEATS = (
-    select(_GAMES, _SEATS)
-    .set_label_style(LABEL_STYLE_TABLENAME_PLUS_COL)
-    .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
-    .where(_GAMES.c.id == bindparam("game_id"))
-    .order_by(_SEATS.c.seat)
-)
 
 
 class SeatRow:
@@ -73,7 +67,7 @@ class GameRow:
 
     @classmethod
     def of(cls, rows: Sequence[Any]) -> GameRow:
-        """From the rows of _GAME_WITH_SEATS: the game's columns repeated beside each of its seats."""
+        """From the rows of a game joined with its seats: the game's columns repeated beside each seat."""
         first = rows[0]._mapping
         seats = [
             SeatRow(**{column.name: row._mapping[column] for column in _SEATS.columns})
@@ -122,6 +116,10 @@ class Table:
     def user_at(self, seat: int) -> int | None:
         """The person holding `seat`, or None when the built-in player holds it."""
         return next(s.user_id for s in self.record.seats if s.seat == seat)
+
+    def title(self, locale: str) -> str:
+        """The game's name in `locale` (from its string file)."""
+        return presenter(self.engine.name).title(locale)
 
     def view(self, viewer: int | None) -> View:
         assert self.state is not None
@@ -225,9 +223,7 @@ class GameService:
         self.think = think or think_here
         self._locks: dict[int, asyncio.Lock] = {}
         self._settings: dict[int | None, GuildSettings] = {}
-        self._locales: OrderedDict[int, str] = (
-            OrderedDict()
-        )  # user -> language as stored (see remember_locale)
+        self._locales: OrderedDict[int, str] = OrderedDict()  # user -> stored language (see remember_locale)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -237,13 +233,10 @@ class GameService:
     async def get(self, game_id: int) -> Table:
         if not 0 < game_id <= MAX_GAME_ID:  # a typed or forged id no database column could hold
             raise ServiceError("game_not_found", game=min(game_id, MAX_GAME_ID + 1))
-        async with self.sessions() as session:
-            # The game and its seats in one query, as plain rows: building ORM objects for every read cost more
-            # than the query itself.
-            rows = (await session.execute(_GAME_WITH_SEATS, {"game_id": game_id})).all()
-        if not rows:
+        found = await self._tables(_GAMES.c.id == game_id)
+        if not found:
             raise ServiceError("game_not_found", game=game_id)
-        return self._table(GameRow.of(rows))
+        return found[0]
 
     async def games_in_channel(
         self, channel_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)
@@ -257,7 +250,8 @@ class GameService:
         return await self._tables(seated & _GAMES.c.status.in_(statuses))
 
     async def _tables(self, where: Any) -> list[Table]:
-        """The games matching `where`, newest first, each with its seats: one query, plain rows."""
+        """The games matching `where`, newest first, each with its seats: one query, into plain rows (building ORM
+        objects for every read cost more than the query itself)."""
         query = (
             select(_GAMES, _SEATS)
             .set_label_style(LABEL_STYLE_TABLENAME_PLUS_COL)
@@ -421,7 +415,9 @@ class GameService:
                 names = ", ".join(
                     f"{s.seat + 1}. {s.display_name}" for s in sorted(record.seats, key=lambda s: s.seat)
                 )
-                await self._touch(session, record, publish=True, note=("game.welcome", {"names": names}))
+                # Only a game with private views sends them by DM and has a "My hand" button to mention.
+                welcome = "game.welcome" if presenter(engine.name).has_private else "game.welcome_open"
+                await self._touch(session, record, publish=True, note=(welcome, {"names": names}))
             return await self.get(game_id)
 
     async def abandon(self, game_id: int, user_id: int, is_manager: bool, by: str = "") -> Table:
@@ -1163,8 +1159,6 @@ class GameService:
 
     async def remember_private_messages(self, game_id: int, messages: list[PrivateMessage]) -> None:
         """Where each seat's private message is and what it shows, all in one transaction."""
-        if not messages:
-            return
         async with self.sessions() as session, session.begin():
             await self._note_private_messages(session, game_id, messages)
 
@@ -1253,9 +1247,8 @@ class GameService:
             return [self._table(record) for record in await session.scalars(query)]
 
 
-PrivateMessage = tuple[
-    int, int, int | None, str | None
-]  # seat, DM channel, message (None: no longer ours), digest
+# Where a seat's private message is: seat, DM channel, message (None: no longer ours), digest of what it shows.
+PrivateMessage = tuple[int, int, int | None, str | None]
 
 
 @dataclass

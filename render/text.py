@@ -19,10 +19,15 @@ LOCALES = ("en", "ko", "es")
 PREFIX = "picture."
 
 
-def language(locale: str) -> str:
+def language(locale: str | None) -> str:
     """One of our languages for any locale ("es-ES" → "es"); English for the rest."""
-    short = locale[:2].lower()
+    short = (locale or "en")[:2].lower()
     return short if short in LOCALES else "en"
+
+
+def plural_category(locale: str | None, n: Any) -> str:
+    """The CLDR plural category ("one", "other", …) the language uses for `n`."""
+    return Locale.parse(language(locale)).plural_form(n)
 
 
 @cache
@@ -52,5 +57,4 @@ def labels(game: str | None, locale: str) -> dict[str, Any]:
 
 def counted(forms: dict[str, str], locale: str, n: int) -> str:
     """A plural label for `n` ("1 card", "2 cards"), in the form the language uses for that number."""
-    category = Locale.parse(language(locale)).plural_form(n)
-    return (forms.get(category) or forms["other"]).format(n=n)
+    return (forms.get(plural_category(locale, n)) or forms["other"]).format(n=n)

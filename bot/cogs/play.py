@@ -54,9 +54,7 @@ class PlayCog(commands.Cog):
         choices = []
         for table in tables[:25]:
             status = i18n.t("play.mine.lobby", locale) if table.status == LOBBY else ""
-            label = f"{presenter(table.engine.name).title(locale)} #{table.id}" + (
-                f" ({status})" if status else ""
-            )
+            label = f"{table.title(locale)} #{table.id}" + (f" ({status})" if status else "")
             if current.strip() in label:
                 choices.append(app_commands.Choice(name=label[:100], value=table.id))
         return choices
@@ -121,7 +119,7 @@ class PlayCog(commands.Cog):
         await self._refresh_lobby(table)
         locale = i18n.norm(str(interaction.locale))
         await interaction.response.send_message(
-            i18n.t("lobby.joined", locale, game=presenter(table.engine.name).title(locale), id=table.id),
+            i18n.t("lobby.joined", locale, game=table.title(locale), id=table.id),
             ephemeral=True,
         )
 
@@ -136,7 +134,7 @@ class PlayCog(commands.Cog):
         await self._refresh_lobby(table)
         locale = i18n.norm(str(interaction.locale))
         await interaction.response.send_message(
-            i18n.t("lobby.left", locale, game=presenter(table.engine.name).title(locale), id=table.id),
+            i18n.t("lobby.left", locale, game=table.title(locale), id=table.id),
             ephemeral=True,
         )
 
@@ -215,7 +213,7 @@ class PlayCog(commands.Cog):
                 i18n.t(
                     "play.mine.line",
                     locale,
-                    game=presenter(table.engine.name).title(locale),
+                    game=table.title(locale),
                     id=table.id,
                     where=where,
                     state=state,
@@ -257,7 +255,7 @@ class PlayCog(commands.Cog):
             if isinstance(thread, discord.Thread):
                 await thread.add_user(interaction.user)
         await interaction.response.send_message(
-            i18n.t("game.following", locale, game=presenter(table.engine.name).title(locale), id=table.id),
+            i18n.t("game.following", locale, game=table.title(locale), id=table.id),
             ephemeral=True,
         )
 
@@ -268,7 +266,7 @@ class PlayCog(commands.Cog):
         await self.host.follow(table.id, interaction.user.id, False)
         locale = i18n.norm(str(interaction.locale))
         await interaction.response.send_message(
-            i18n.t("game.unfollowed", locale, game=presenter(table.engine.name).title(locale), id=table.id),
+            i18n.t("game.unfollowed", locale, game=table.title(locale), id=table.id),
             ephemeral=True,
         )
 
@@ -280,7 +278,7 @@ class PlayCog(commands.Cog):
         locale = i18n.norm(str(interaction.locale))
         key = "game.pings_on" if on else "game.pings_off"
         await interaction.response.send_message(
-            i18n.t(key, locale, game=presenter(table.engine.name).title(locale), id=table.id), ephemeral=True
+            i18n.t(key, locale, game=table.title(locale), id=table.id), ephemeral=True
         )
 
     @play.command(name="notify", description=_desc("play.notify.description"))
@@ -361,7 +359,7 @@ class PlayCog(commands.Cog):
         text = i18n.t(
             "game.timers",
             locale,
-            game=presenter(table.engine.name).title(locale),
+            game=table.title(locale),
             id=table.id,
             after=pick(record.remind_after_hours, settings.remind_after_hours),
             every=pick(record.remind_every_hours, settings.remind_every_hours),
@@ -416,7 +414,7 @@ class PlayCog(commands.Cog):
                     i18n.t(
                         "history.line",
                         locale,
-                        game=presenter(table.engine.name).title(locale),
+                        game=table.title(locale),
                         id=table.id,
                         result=result,
                         score=score,

@@ -124,6 +124,16 @@ async def test_a_druids_game_by_clicking_in_the_page(tmp_path, browser, artifact
         await local.stop()
 
 
+async def started(sb, game: str, guest: str) -> int:
+    """A game Alice opens, `guest` joins and Alice starts, with the bot done posting it; its id."""
+    lobby = (await sb.slash("Alice", "games", "play new", {"game": game})).message
+    game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+    await sb.click(guest, lobby, f"lobby:join:{game_id}")
+    await sb.click("Alice", lobby, f"lobby:start:{game_id}")
+    await bot_idle()
+    return game_id
+
+
 async def test_the_page_reconnects_after_a_restart_and_old_buttons_still_work(
     tmp_path, browser, artifacts_dir
 ):
@@ -133,11 +143,7 @@ async def test_the_page_reconnects_after_a_restart_and_old_buttons_still_work(
     page = await browser.new_page(viewport=VIEWPORT)
     try:
         sb, service = first.sandbox, first.bot.host.service
-        lobby = (await sb.slash("Alice", "games", "play new", {"game": "druids"})).message
-        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
-        await sb.click("Carol", lobby, f"lobby:join:{game_id}")
-        await sb.click("Alice", lobby, f"lobby:start:{game_id}")
-        await bot_idle()
+        game_id = await started(sb, "druids", "Carol")
         before = await service.get(game_id)
         thread, board = str(before.record.thread_id), str(before.record.board_message_id)
         ui = Ui(page, sb)
@@ -286,11 +292,7 @@ async def test_a_board_fits_a_phone_and_a_desktop_window(tmp_path, browser, scre
     await local.start()
     try:
         sb, service = local.sandbox, local.bot.host.service
-        lobby = (await sb.slash("Alice", "games", "play new", {"game": "roll_player"})).message
-        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
-        await sb.click("Bob", lobby, f"lobby:join:{game_id}")
-        await sb.click("Alice", lobby, f"lobby:start:{game_id}")
-        await bot_idle()
+        game_id = await started(sb, "roll_player", "Bob")
         table = await service.get(game_id)
         board = str(table.record.board_message_id)
         ui = Ui(await browser.new_page(viewport=viewport), sb)

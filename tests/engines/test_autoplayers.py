@@ -107,18 +107,26 @@ def test_an_unknown_level_is_refused():
         engine.bot_action(state, seat, 1, level="brutal")
 
 
+def _four_easy_talisman_bots(seed: int, rounds: int) -> dict:
+    """A seeded game of four easy built-in players with the default options, played until it ends or `rounds`
+    rounds are over; its last state."""
+    engine = get_engine("talisman")
+    state = engine.new_game(4, engine.validate_options({}), seed)
+    moves = 0
+    while engine.outcome(state) is None and state["round"] <= rounds:
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, moves))
+        moves += 1
+    return state
+
+
 def test_talisman_easy_bots_reach_the_crown():
     """Four easy bots with the default options: in most seeded games a character reaches the Crown and wins
     within 150 rounds (a majority, not every game: the dice can still starve a table)."""
     engine = get_engine("talisman")
     crowned = finished = 0
     for seed in range(2, 7):
-        state = engine.new_game(4, engine.validate_options({}), seed)
-        moves = 0
-        while engine.outcome(state) is None and state["round"] <= 150:
-            seat = engine.to_act(state)[0]
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, moves))
-            moves += 1
+        state = _four_easy_talisman_bots(seed, rounds=150)
         crowned += bool(state["crown"])
         finished += engine.outcome(state) is not None
     assert crowned >= 4
@@ -130,12 +138,7 @@ def test_talisman_easy_bots_crown_a_winner_within_60_rounds(seed):
     """Fixed seeded 4-bot games with the default options end within the issue's 60 rounds, won by the character
     on the Crown (its Command Spell wore the others down), not by the round cap or another ending."""
     engine = get_engine("talisman")
-    state = engine.new_game(4, engine.validate_options({}), seed)
-    moves = 0
-    while engine.outcome(state) is None and state["round"] <= 60:
-        seat = engine.to_act(state)[0]
-        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, moves))
-        moves += 1
+    state = _four_easy_talisman_bots(seed, rounds=60)
     outcome = engine.outcome(state)
     assert outcome is not None and state["round"] <= 60
     (winner,) = outcome.winners
