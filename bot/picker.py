@@ -42,7 +42,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
-OFFERS_KEPT = 512  # (game, version, seat) whose picker offers are kept: a few per game being played
+OFFERS_KEPT = 50_000  # picker offers kept in all (a Druids turn offers up to some 1,500, of about 0.6 kB each)
 
 
 def offered(table: Table, seat: int, actions: list[Any]) -> list[Any]:
@@ -57,27 +57,38 @@ class Picker:
         self.host = host
         self.service = host.service
         # Working out the offers plays each choice ahead and asks the built-in player for a suggestion: done once
-        # per game version and seat, not at every click. The stored state text is compared as well, so an entry
-        # can only ever serve the very state it was worked out from.
-        self._offers: OrderedDict[tuple[int, int, int], tuple[str | None, list[Any]]] = OrderedDict()
+        # per game state and seat, not at every click. Only a seat's newest state is kept (an older one's offers
+        # can no longer be played), checked by its stored text, so an entry only ever serves the very state it
+        # was worked out from.
+        self._offers: OrderedDict[tuple[int, int], tuple[str | None, list[Any]]] = OrderedDict()
+        self._offers_size = 0
 
     async def offered(self, table: Table, seat: int, actions: list[Any]) -> list[Any]:
-        """`offered`, worked out once per game version and seat; whole turns by a worker process, so the event
+        """`offered`, worked out once per game state and seat; whole turns by a worker process, so the event
         loop never spends the half second a Druids turn may take."""
-        key = (table.id, table.version, seat)
-        kept = self._offers.get(key)
-        if kept is not None and kept[0] == table.record.state:
-            self._offers.move_to_end(key)
-            return kept[1]
+        key = (table.id, seat)
+        kept = self._offers.pop(key, None)
+        if kept is not None:
+            self._offers_size -= len(kept[1])
+            if kept[0] == table.record.state:
+                self._keep(key, kept)
+                return kept[1]
         if offers_whole_turns(table.engine):
             assert table.state is not None
             offers = await drawing.offers(table.engine.name, table.state, seat, actions)
         else:  # a few milliseconds at most: not worth a trip to the worker, which may be busy drawing
             offers = offered(table, seat, actions)
-        self._offers[key] = (table.record.state, offers)
-        if len(self._offers) > OFFERS_KEPT:
-            self._offers.popitem(last=False)
+        self._keep(key, (table.record.state, offers))
         return offers
+
+    def _keep(self, key: tuple[int, int], entry: tuple[str | None, list[Any]]) -> None:
+        replaced = self._offers.pop(key, None)  # another click may have worked them out meanwhile
+        if replaced is not None:
+            self._offers_size -= len(replaced[1])
+        self._offers[key] = entry
+        self._offers_size += len(entry[1])
+        while self._offers_size > OFFERS_KEPT:
+            self._offers_size -= len(self._offers.popitem(last=False)[1][1])
 
     async def message(
         self, table: Table, seat: int, path: list[int], locale: str, notes: list[str]

@@ -1,0 +1,75 @@
+"""The picker's offers are worked out once per game state and seat, and the cache keeps only what can still be played."""
+
+from __future__ import annotations
+
+import asyncio
+from types import SimpleNamespace
+
+from bot import picker as picker_module
+from bot.picker import Picker, offered
+from engines import get_engine
+
+
+def _table(game_id: int, state):
+    engine = get_engine("roll_player")
+    return SimpleNamespace(
+        id=game_id, engine=engine, state=state, record=SimpleNamespace(state=engine.dump(state))
+    )
+
+
+def _states(count: int):
+    engine = get_engine("roll_player")
+    state = engine.new_game(2, engine.validate_options({}), 3)
+    states = [state]
+    while len(states) < count:
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, len(states)))
+        states.append(state)
+    return states
+
+
+def test_offers_follow_the_newest_state_and_stay_within_their_bound(monkeypatch):
+    picker = Picker(SimpleNamespace(service=None))
+    calls = []
+    monkeypatch.setattr(
+        picker_module,
+        "offered",
+        lambda table, seat, actions: calls.append(1) or offered(table, seat, actions),
+    )
+    states = _states(6)
+
+    async def ask(table):
+        seat = table.engine.to_act(table.state)[0]
+        return await picker.offered(table, seat, table.engine.legal_actions(table.state, seat))
+
+    first = asyncio.run(ask(_table(1, states[0])))
+    again = asyncio.run(ask(_table(1, states[0])))
+    assert again is first and len(calls) == 1  # the same state: not worked out again
+    for state in states[1:]:
+        asyncio.run(ask(_table(1, state)))
+    # one game: however many states it went through, only the newest state's offers per seat are kept
+    assert len(picker._offers) <= 2
+    assert picker._offers_size == sum(len(entry[1]) for entry in picker._offers.values())
+
+    monkeypatch.setattr(picker_module, "OFFERS_KEPT", len(first) * 3)
+    for game_id in range(2, 30):
+        asyncio.run(ask(_table(game_id, states[0])))
+    assert picker._offers_size <= len(first) * 3
+    assert picker._offers_size == sum(len(entry[1]) for entry in picker._offers.values())
+    assert (29, get_engine("roll_player").to_act(states[0])[0]) in picker._offers  # the newest stays
+
+
+def test_a_changed_state_is_worked_out_again():
+    picker = Picker(SimpleNamespace(service=None))
+    engine = get_engine("roll_player")
+    first, _, third = _states(3)
+
+    async def ask(state):
+        seat = engine.to_act(state)[0]
+        return await picker.offered(_table(7, state), seat, engine.legal_actions(state, seat))
+
+    before = asyncio.run(ask(first))
+    after = asyncio.run(ask(third))
+    seat = engine.to_act(third)[0]
+    assert after is not before
+    assert after == offered(_table(7, third), seat, engine.legal_actions(third, seat))
