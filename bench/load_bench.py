@@ -925,6 +925,7 @@ def report(
                 _ms(_done(other, True)) if other else "—",
             ),
             ("move -> new board image in thread", _ms(mine.rec.board), "—"),
+            ("completion p99 by third of the phase", _thirds(mine), _thirds(other) if other else "—"),
             (
                 "past the 3 s deadline / never acked",
                 f"{mine.late} / {mine.never_acked}",
@@ -995,6 +996,18 @@ def report(
         print(f"  note: {note}")
 
 
+def _thirds(result: PhaseResult) -> str:
+    """Completion p99 of the interactions started in each third of the phase: past capacity, latency that stays
+    level from third to third has flat-topped, one that keeps climbing grows without bound."""
+    start = result.end - result.seconds
+    thirds: list[list[float]] = [[], [], []]
+    for sample in result.rec.ok():
+        index = int(3 * (sample.start - start) / result.seconds)
+        if 0 <= index < 3:
+            thirds[index].append(sample.done or 0.0)
+    return " / ".join(f"{percentile(t, 99):.1f}" if t else "—" for t in thirds) + " s"
+
+
 def _p99(values: list[float]) -> float:
     return percentile(values, 99) if values else float("inf")
 
@@ -1054,7 +1067,13 @@ QUICK = dict(
     games=20, think=0.5, seconds=15.0, sat_games=(8, 20), sat_seconds=8.0, setup_seconds=20.0, ramp=3.0
 )
 FULL = dict(
-    games=200, think=0.5, seconds=45.0, sat_games=(16, 64), sat_seconds=12.0, setup_seconds=60.0, ramp=30.0
+    games=200,
+    think=0.5,
+    seconds=45.0,
+    sat_games=(16, 64, 200),
+    sat_seconds=12.0,
+    setup_seconds=60.0,
+    ramp=30.0,
 )
 
 

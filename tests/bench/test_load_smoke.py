@@ -21,3 +21,14 @@ async def test_a_few_games_under_load_are_all_answered(tmp_path):
     assert len(completed) == len(result.rec.samples), [s.op for s in result.rec.samples if s.done is None]
     assert result.never_acked == 0, f"{result.never_acked} interactions never acknowledged"
     assert result.bot_violations == []
+
+
+def test_latency_by_third_of_a_phase_places_each_answer_by_when_it_was_asked():
+    rec = load_bench.Recorder("steady")
+    # a phase from 100 s to 130 s: answers asked early take 1 s, in the middle 2 s, late 4 s; one failed
+    rec.samples = [load_bench.Sample("move", 100 + i, 1.0) for i in range(10)]
+    rec.samples += [load_bench.Sample("move", 110 + i, 2.0) for i in range(10)]
+    rec.samples += [load_bench.Sample("move", 120 + i, 4.0) for i in range(10)]
+    rec.samples.append(load_bench.Sample("move", 125, None))
+    phase = load_bench.PhaseResult(rec, 30.0, 130.0, 3, 0.0, [], 0, 0, {}, {}, [], [])
+    assert load_bench._thirds(phase) == "1.0 / 2.0 / 4.0 s"
