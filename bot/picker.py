@@ -42,7 +42,7 @@ def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
 
-OFFERS_KEPT = 50_000  # picker offers kept in all (a Druids turn offers up to some 1,500, of about 0.6 kB each)
+OFFERS_KEPT = 50_000  # picker offers kept in all: a Druids turn offers up to some 1,500 of ~0.6 kB
 
 
 def offered(table: Table, seat: int, actions: list[Any]) -> list[Any]:
