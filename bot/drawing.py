@@ -3,6 +3,8 @@
 Pillow's drawing is Python code that holds the GIL, so drawing in a thread of the bot's own process stalls its
 event loop (acknowledgements came late under load). Renderers are pure functions of plain views, so a pool of
 worker processes draws them; the pool starts with the first picture and stops when the bot's process exits.
+A hard built-in player thinks for a second or two, so it has a worker of its own, started with the first hard
+decision: a board never waits behind a search.
 """
 
 from __future__ import annotations
@@ -26,10 +28,13 @@ from bot.games import presenter, presenters
 
 CACHE_BYTES = 32 * 1024 * 1024  # recent pictures kept, by content: several hundred boards
 
-_pool: ProcessPoolExecutor | None = None
+PICTURES, THINKING = "pictures", "thinking"  # the pools, by the kind of work they take
+_pools: dict[str, ProcessPoolExecutor] = {}
 
 
-def workers() -> int:
+def workers(pool: str = PICTURES) -> int:
+    if pool == THINKING:
+        return 1  # hard players take turns: a second worker would take memory for a rare burst
     return max(1, (os.cpu_count() or 1) - 1)  # the event loop keeps a core of its own
 
 
@@ -69,30 +74,29 @@ def _draw_results(
     return game_results(views[-1], score_series(views), names, winners, locale, title)
 
 
-def _executor() -> ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
+def _executor(pool: str = PICTURES) -> ProcessPoolExecutor:
+    if pool not in _pools:
         # "spawn": the bot's process has threads (the database driver's), which a forked child must not inherit.
         context = multiprocessing.get_context("spawn")
-        _pool = ProcessPoolExecutor(workers(), mp_context=context, initializer=_start_worker)
-    return _pool
+        _pools[pool] = ProcessPoolExecutor(workers(pool), mp_context=context, initializer=_start_worker)
+    return _pools[pool]
 
 
-def shutdown() -> None:
-    """Stop the workers (a later picture starts new ones)."""
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=True, cancel_futures=True)
-        _pool = None
+def shutdown(*pools: str) -> None:
+    """Stop the workers of these pools, or of all (later work starts new ones)."""
+    for pool in pools or list(_pools):
+        executor = _pools.pop(pool, None)
+        if executor is not None:
+            executor.shutdown(wait=True, cancel_futures=True)
 
 
-async def _in_worker(work: Callable[..., Any], *args: Any) -> Any:
+async def _in_worker(work: Callable[..., Any], *args: Any, pool: str = PICTURES) -> Any:
     loop = asyncio.get_running_loop()
     try:
-        return await loop.run_in_executor(_executor(), work, *args)
+        return await loop.run_in_executor(_executor(pool), work, *args)
     except BrokenProcessPool:  # a worker was killed (out of memory, by hand): start afresh, once
-        shutdown()
-        return await loop.run_in_executor(_executor(), work, *args)
+        shutdown(pool)
+        return await loop.run_in_executor(_executor(pool), work, *args)
 
 
 async def draw(engine_name: str, seat: int | None, view: Any, names: list[str], locale: str) -> bytes | None:
@@ -124,7 +128,7 @@ async def think(engine_name: str, state: Any, seat: int, seed: int, level: str) 
     the event loop never waits on it; an easy one answers in a millisecond, here."""
     if level == "easy":
         return _think(engine_name, state, seat, seed, level)
-    return await _in_worker(_think, engine_name, state, seat, seed, level)
+    return await _in_worker(_think, engine_name, state, seat, seed, level, pool=THINKING)
 
 
 def _offers(engine_name: str, state: Any, seat: int, actions: list[Any]) -> list[Any]:

@@ -46,6 +46,27 @@ async def test_a_stopped_pool_starts_again_with_the_next_picture(workers):
     assert await drawing.draw("talisman", None, view, ["A", "B"], "en") == first
 
 
+def _until_exists(path: str) -> int:
+    """A search that runs until the test lets it end (runs in the thinking worker)."""
+    while not os.path.exists(path):
+        time.sleep(0.01)
+    return os.getpid()
+
+
+async def test_a_hard_players_search_never_holds_up_a_picture(workers, tmp_path):
+    release = tmp_path / "release"
+    searching = asyncio.ensure_future(drawing._in_worker(_until_exists, str(release), pool=drawing.THINKING))
+    game = presenter("druids")
+    view = game.engine.view(mid_game(game.engine, 3, 7), None)
+    try:
+        board = await asyncio.wait_for(drawing.draw("druids", None, view, ["A", "B", "C"], "en"), timeout=60)
+        assert board == game.render_table(view, ["A", "B", "C"], "en")
+        assert not searching.done()  # the picture came while the search still ran
+    finally:
+        release.touch()
+    assert await searching != await asyncio.get_running_loop().run_in_executor(drawing._executor(), os.getpid)
+
+
 def _hand(n: int, turn: int = 1) -> dict:
     """A Druids seat's view: its hand (what its private picture draws) and a bit of the public table."""
     return {"viewer": 0, "hand": [f"onyx-{n}"], "followers_home": [], "places": [], "turn": turn, "n": n}
