@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -52,6 +53,16 @@ def offered(table: Table, seat: int, actions: list[Any]) -> list[Any]:
     return picker_actions(table.engine, table.state, seat, actions)
 
 
+@dataclass
+class _Offers:
+    """A seat's offers for one stored state, and the picker steps already narrowed from them (a Druids turn
+    offers some 1,500 runs, narrowed again at every click)."""
+
+    state: str | None
+    actions: list[Any]
+    steps: dict[tuple[int, ...], Prompt | Chosen] = field(default_factory=dict)
+
+
 class Picker:
     def __init__(self, host: GameHost) -> None:
         self.host = host
@@ -60,35 +71,44 @@ class Picker:
         # per game state and seat, not at every click. Only a seat's newest state is kept (an older one's offers
         # can no longer be played), checked by its stored text, so an entry only ever serves the very state it
         # was worked out from.
-        self._offers: OrderedDict[tuple[int, int], tuple[str | None, list[Any]]] = OrderedDict()
+        self._offers: OrderedDict[tuple[int, int], _Offers] = OrderedDict()
         self._offers_size = 0
 
-    async def offered(self, table: Table, seat: int, actions: list[Any]) -> list[Any]:
+    async def offered(self, table: Table, seat: int, actions: list[Any]) -> _Offers:
         """`offered`, worked out once per game state and seat; whole turns by a worker process, so the event
         loop never spends the half second a Druids turn may take."""
         key = (table.id, seat)
         kept = self._offers.pop(key, None)
         if kept is not None:
-            self._offers_size -= len(kept[1])
-            if kept[0] == table.record.state:
+            self._offers_size -= len(kept.actions)
+            if kept.state == table.record.state:
                 self._keep(key, kept)
-                return kept[1]
+                return kept
         if offers_whole_turns(table.engine):
             assert table.state is not None
             offers = await drawing.offers(table.engine.name, table.state, seat, actions)
         else:  # a few milliseconds at most: not worth a trip to the worker, which may be busy drawing
             offers = offered(table, seat, actions)
-        self._keep(key, (table.record.state, offers))
-        return offers
+        entry = _Offers(table.record.state, offers)
+        self._keep(key, entry)
+        return entry
 
-    def _keep(self, key: tuple[int, int], entry: tuple[str | None, list[Any]]) -> None:
+    def _keep(self, key: tuple[int, int], entry: _Offers) -> None:
         replaced = self._offers.pop(key, None)  # another click may have worked them out meanwhile
         if replaced is not None:
-            self._offers_size -= len(replaced[1])
+            self._offers_size -= len(replaced.actions)
         self._offers[key] = entry
-        self._offers_size += len(entry[1])
+        self._offers_size += len(entry.actions)
         while self._offers_size > OFFERS_KEPT:
-            self._offers_size -= len(self._offers.popitem(last=False)[1][1])
+            self._offers_size -= len(self._offers.popitem(last=False)[1].actions)
+
+    async def step(self, table: Table, seat: int, actions: list[Any], path: list[int]) -> Prompt | Chosen:
+        """The picker's step after the choices in `path` (PathError if they do not fit), narrowed once."""
+        offers = await self.offered(table, seat, actions)
+        key = tuple(path)
+        if key not in offers.steps:
+            offers.steps[key] = narrow(offers.actions, path)
+        return offers.steps[key]
 
     async def message(
         self, table: Table, seat: int, path: list[int], locale: str, notes: list[str]
@@ -102,7 +122,7 @@ class Picker:
             lines.append(await self.waiting_line(table, seat, locale))
             return _clip("\n".join(lines)), None
         token = table.choice_token(seat)
-        step = narrow(await self.offered(table, seat, actions), path)
+        step = await self.step(table, seat, actions, path)
         status = game.status_text(view_data, table.names, locale)
         if status:
             lines.append(f"*{status}*")
@@ -175,9 +195,7 @@ class Picker:
             await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
             return
         try:
-            step = (
-                narrow(await self.offered(table, seat, actions), decode_path(path_text)) if actions else None
-            )
+            step = await self.step(table, seat, actions, decode_path(path_text)) if actions else None
         except PathError:
             step = None
         if step is None:

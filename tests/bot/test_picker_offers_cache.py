@@ -5,7 +5,10 @@ from __future__ import annotations
 import asyncio
 from types import SimpleNamespace
 
+import pytest
+
 from bot import picker as picker_module
+from bot.chooser import PathError, narrow
 from bot.picker import Picker, offered
 from engines import get_engine
 
@@ -42,20 +45,20 @@ def test_offers_follow_the_newest_state_and_stay_within_their_bound(monkeypatch)
         seat = table.engine.to_act(table.state)[0]
         return await picker.offered(table, seat, table.engine.legal_actions(table.state, seat))
 
-    first = asyncio.run(ask(_table(1, states[0])))
-    again = asyncio.run(ask(_table(1, states[0])))
+    first = asyncio.run(ask(_table(1, states[0]))).actions
+    again = asyncio.run(ask(_table(1, states[0]))).actions
     assert again is first and len(calls) == 1  # the same state: not worked out again
     for state in states[1:]:
         asyncio.run(ask(_table(1, state)))
     # one game: however many states it went through, only the newest state's offers per seat are kept
     assert len(picker._offers) <= 2
-    assert picker._offers_size == sum(len(entry[1]) for entry in picker._offers.values())
+    assert picker._offers_size == sum(len(entry.actions) for entry in picker._offers.values())
 
     monkeypatch.setattr(picker_module, "OFFERS_KEPT", len(first) * 3)
     for game_id in range(2, 30):
         asyncio.run(ask(_table(game_id, states[0])))
     assert picker._offers_size <= len(first) * 3
-    assert picker._offers_size == sum(len(entry[1]) for entry in picker._offers.values())
+    assert picker._offers_size == sum(len(entry.actions) for entry in picker._offers.values())
     assert (29, get_engine("roll_player").to_act(states[0])[0]) in picker._offers  # the newest stays
 
 
@@ -68,8 +71,32 @@ def test_a_changed_state_is_worked_out_again():
         seat = engine.to_act(state)[0]
         return await picker.offered(_table(7, state), seat, engine.legal_actions(state, seat))
 
-    before = asyncio.run(ask(first))
-    after = asyncio.run(ask(third))
+    before = asyncio.run(ask(first)).actions
+    after = asyncio.run(ask(third)).actions
     seat = engine.to_act(third)[0]
     assert after is not before
     assert after == offered(_table(7, third), seat, engine.legal_actions(third, seat))
+
+
+def test_a_step_is_narrowed_once_and_a_path_that_does_not_fit_is_refused(monkeypatch):
+    picker = Picker(SimpleNamespace(service=None))
+    engine = get_engine("roll_player")
+    state = _states(1)[0]
+    seat = engine.to_act(state)[0]
+    table = _table(3, state)
+    narrowed = []
+    monkeypatch.setattr(
+        picker_module, "narrow", lambda offers, path: narrowed.append(path) or narrow(offers, path)
+    )
+
+    async def steps():
+        actions = engine.legal_actions(state, seat)
+        first = await picker.step(table, seat, actions, [0])
+        again = await picker.step(table, seat, actions, [0])
+        with pytest.raises(PathError):
+            await picker.step(table, seat, actions, [999])
+        return first, again
+
+    first, again = asyncio.run(steps())
+    assert first is again and narrowed == [[0], [999]]
+    assert first == narrow(offered(table, seat, engine.legal_actions(state, seat)), [0])
