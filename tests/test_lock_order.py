@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import asyncio
 import contextvars
+from collections.abc import Awaitable
+from dataclasses import dataclass
 from typing import Any
 
 import asyncpg
+import pytest
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 from sqlalchemy.util import await_only
@@ -36,7 +39,7 @@ class Step:
         self.pid: int | None = None
         self.wrote = False
 
-    async def run(self, work: Any) -> Any:
+    async def run(self, work: Awaitable[Any]) -> Any:
         _step.set(self)
         return await work
 
@@ -85,52 +88,92 @@ async def _turn_changing_game(service: GameService, index: int) -> tuple[Table, 
     return table, seat, action
 
 
-async def test_a_move_and_its_publishing_at_once_wait_for_each_other(postgres_server):
+@dataclass
+class TwoProcesses:
+    """Two services on one PostgreSQL database, as two bot processes (shards) would be, and a connection that
+    looks at the server's lock table."""
+
+    mover: GameService
+    other: GameService
+    admin: asyncpg.Pool
+
+    async def overlap(self, first: Awaitable[Any], second: Awaitable[Any]) -> tuple[Any, Any, bool]:
+        """`first` runs to its first write and stays there, its locks held, until `second` waits for a lock
+        or is done; returns what each gave (an exception as such) and whether `second` waited."""
+        first_step, second_step = Step(pause=True), Step(pause=False)
+        first_task = asyncio.create_task(first_step.run(first))
+        await first_step.paused.wait()
+        second_task = asyncio.create_task(second_step.run(second))
+        waited = await _waiting_or_done(second_task, second_step, self.admin)
+        first_step.go.set()
+        first_done, second_done = await asyncio.gather(first_task, second_task, return_exceptions=True)
+        return first_done, second_done, waited
+
+
+@pytest.fixture
+async def two(postgres_server):
     async with fresh_database(postgres_server) as url:
         await migrate(url)
         engines = [make_engine(url) for _ in range(2)]
         for engine in engines:
             _control(engine)
-        mover, publisher = (GameService(make_sessionmaker(e), new_seed=lambda: 1234) for e in engines)
         admin = await asyncpg.create_pool(
             url.replace("postgresql+asyncpg://", "postgresql://"), min_size=1, max_size=2
         )
         try:
-            games = [await _turn_changing_game(mover, index + 1) for index in range(2 * GAMES)]
-
-            async def race(
-                table: Table, seat: int, action: dict[str, Any], publisher_first: bool
-            ) -> list[Any]:
-                """Both transactions on one game: what each gave (the publisher's first), and whether the
-                second waited for the first's locks."""
-                user = table.user_at(seat)
-                notes = [(s.seat, 7000 + s.seat, 8000 + table.id * 10 + s.seat, "seen") for s in table.seats]
-                move = mover.act(table.id, user, action, expected_version=1, read=table)
-                shown = publisher.shown(await publisher.get(table.id), notes)  # Discord shows version 1
-                first, second = (shown, move) if publisher_first else (move, shown)
-                first_step, second_step = Step(pause=True), Step(pause=False)
-                first_task = asyncio.create_task(first_step.run(first))
-                await first_step.paused.wait()
-                second_task = asyncio.create_task(second_step.run(second))
-                waited = await _waiting_or_done(second_task, second_step, admin)
-                first_step.go.set()
-                done = await asyncio.gather(first_task, second_task, return_exceptions=True)
-                return [*(done if publisher_first else done[::-1]), waited]
-
-            outcomes = await asyncio.gather(
-                *(race(table, seat, action, n < GAMES) for n, (table, seat, action) in enumerate(games))
+            yield TwoProcesses(
+                *(GameService(make_sessionmaker(e), new_seed=lambda: 1234) for e in engines), admin
             )
-            failed = [repr(o) for *pair, _ in outcomes for o in pair if isinstance(o, BaseException)]
-            assert failed == []
-            assert all(waited for *_, waited in outcomes)  # they did overlap: the second waited for the first
-            for table, _, _ in games:  # both committed: the move, and the older version marked shown
-                now = await mover.get(table.id)
-                assert now.version == 2 and len(await mover.moves(table.id)) == 1
-                assert now.record.shown_version == 1
-                assert now.record.publish_at is not None  # the move is still to be shown
-                assert [s.dm_message_id for s in now.seats] == [8000 + table.id * 10 + s for s in range(3)]
-                assert all(now.seat_row(s).reminders_sent == 0 for s in now.to_act())
         finally:
             await admin.close()
             for engine in engines:
                 await engine.dispose()
+
+
+async def test_a_move_and_its_publishing_at_once_wait_for_each_other(two):
+    games = [await _turn_changing_game(two.mover, index + 1) for index in range(2 * GAMES)]
+
+    async def race(table: Table, seat: int, action: dict[str, Any], publisher_first: bool) -> list[Any]:
+        """(what "shown" gave, what the move gave, whether the second waited for the first's locks)"""
+        notes = [(s.seat, 7000 + s.seat, 8000 + table.id * 10 + s.seat, "seen") for s in table.seats]
+        move = two.mover.act(table.id, table.user_at(seat), action, expected_version=1, read=table)
+        shown = two.other.shown(await two.other.get(table.id), notes)  # Discord shows version 1
+        if publisher_first:
+            return list(await two.overlap(shown, move))
+        moved, shown_done, waited = await two.overlap(move, shown)
+        return [shown_done, moved, waited]
+
+    outcomes = await asyncio.gather(
+        *(race(table, seat, action, n < GAMES) for n, (table, seat, action) in enumerate(games))
+    )
+    failed = [repr(o) for *pair, _ in outcomes for o in pair if isinstance(o, BaseException)]
+    assert failed == []
+    assert all(waited for *_, waited in outcomes)  # they did overlap: the second waited for the first
+    for table, _, _ in games:  # both committed: the move, and the older version marked shown
+        now = await two.mover.get(table.id)
+        assert now.version == 2 and len(await two.mover.moves(table.id)) == 1
+        assert now.record.shown_version == 1
+        assert now.record.publish_at is not None  # the move is still to be shown
+        assert [s.dm_message_id for s in now.seats] == [8000 + table.id * 10 + s for s in range(3)]
+        assert all(now.seat_row(s).reminders_sent == 0 for s in now.to_act())
+
+
+async def test_a_player_leaving_in_one_process_while_a_move_commits_in_another_is_a_change_of_its_own(two):
+    """The leave reads the game with its row locked, so it waits for the move and counts from its version: a
+    picker drawn before the leave is out of date after it (an unlocked read wrote the move's version again)."""
+    games = [await _turn_changing_game(two.mover, index + 1) for index in range(GAMES)]
+    outcomes = await asyncio.gather(
+        *(
+            two.overlap(
+                two.mover.act(table.id, table.user_at(seat), action, expected_version=1, read=table),
+                two.other.hand_to_bot(table.id, (seat + 1) % 3, "Bot"),
+            )
+            for table, seat, action in games
+        )
+    )
+    assert [repr(o) for *pair, _ in outcomes for o in pair if isinstance(o, BaseException)] == []
+    assert all(waited for *_, waited in outcomes)
+    for table, seat, _ in games:
+        now = await two.mover.get(table.id)
+        assert now.version == 3 and len(await two.mover.moves(table.id)) == 1
+        assert now.seat_row((seat + 1) % 3).is_bot
