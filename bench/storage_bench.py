@@ -1,4 +1,5 @@
-"""Persistence: one move's load + apply + commit through the service, on SQLite (WAL) and PostgreSQL."""
+"""Persistence: one move's load + apply + commit through the service, and the publisher's "shown" of it (the
+version marked shown with four private messages noted), on SQLite (WAL) and PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,11 +14,12 @@ from bot.service import GameService
 from tests.lobbies import open_lobby
 
 
-async def _moves(url: str, count: int) -> list[float]:
+async def _moves(url: str, count: int) -> tuple[list[float], list[float]]:
     await migrate(url)
     engine = make_engine(url)
     service = GameService(make_sessionmaker(engine), new_seed=lambda: 11)
     times: list[float] = []
+    shown: list[float] = []
     table = None
     while len(times) < count:
         if table is None or table.status != "active":
@@ -30,17 +32,22 @@ async def _moves(url: str, count: int) -> list[float]:
         start = time.perf_counter()
         table = (await service.act(table.id, seat + 1, action)).table
         times.append(time.perf_counter() - start)
+        notes = [(s.seat, 1, 100 + s.seat, "digest") for s in table.seats]
+        start = time.perf_counter()
+        await service.shown(table, notes)
+        shown.append(time.perf_counter() - start)
     await engine.dispose()
-    return times
+    return times, shown
 
 
 def run(count: int = 400) -> None:
     print("\n## Persistence: load + apply + commit of one move (4-player Druids)")
     with tempfile.TemporaryDirectory() as folder:
-        times = asyncio.run(_moves(f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}", count))
+        times, shown = asyncio.run(_moves(f"sqlite+aiosqlite:///{Path(folder) / 'bench.db'}", count))
         print(
             f"sqlite (WAL)  {summary(times)}  {'meets' if percentile(times, 99) < 0.015 else 'MISSES'} p99 15 ms"
         )
+        print(f"  its shown   {summary(shown)}")
     from tests import pg
 
     if not pg.available():
@@ -48,11 +55,12 @@ def run(count: int = 400) -> None:
         return
     with pg.server() as admin:
 
-        async def on_fresh() -> list[float]:
+        async def on_fresh() -> tuple[list[float], list[float]]:
             async with pg.fresh_database(admin) as url:
                 return await _moves(url, count)
 
-        times = asyncio.run(on_fresh())
+        times, shown = asyncio.run(on_fresh())
         print(
             f"postgresql    {summary(times)}  {'meets' if percentile(times, 99) < 0.015 else 'MISSES'} p99 15 ms"
         )
+        print(f"  its shown   {summary(shown)}")

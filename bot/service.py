@@ -16,7 +16,17 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from sqlalchemy import LABEL_STYLE_TABLENAME_PLUS_COL, bindparam, case, func, insert, select, update
+from sqlalchemy import (
+    JSON,
+    LABEL_STYLE_TABLENAME_PLUS_COL,
+    bindparam,
+    case,
+    func,
+    insert,
+    literal,
+    select,
+    update,
+)
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -423,7 +433,7 @@ class GameService:
     async def abandon(self, game_id: int, user_id: int, is_manager: bool, by: str = "") -> Table:
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
-                record = await session.get(Game, game_id)
+                record = await self._lock_game(session, game_id)
                 if record is None:
                     raise ServiceError("game_not_found", game=game_id)
                 if record.status not in (LOBBY, ACTIVE):
@@ -451,7 +461,7 @@ class GameService:
             )
 
     async def _lobby(self, session: AsyncSession, game_id: int) -> Game:
-        record = await session.get(Game, game_id)
+        record = await self._lock_game(session, game_id)
         if record is None:
             raise ServiceError("game_not_found", game=game_id)
         if record.status != LOBBY:
@@ -683,7 +693,7 @@ class GameService:
         """A player leaves a running game (or is voted out): the built-in player takes the seat and all it owns."""
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
-                record = await session.get(Game, game_id)
+                record = await self._lock_game(session, game_id)
                 if record is None or record.status != ACTIVE:
                     raise ServiceError("game_not_running")
                 target = next(s for s in record.seats if s.seat == seat)
@@ -701,7 +711,7 @@ class GameService:
         """Record a vote to replace `seat`; a majority of the other human players replaces it by the bot."""
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
-                record = await session.get(Game, game_id)
+                record = await self._lock_game(session, game_id)
                 if record is None or record.status != ACTIVE:
                     raise ServiceError("game_not_running")
                 voter = next((s for s in record.seats if s.user_id == voter_id), None)
@@ -724,7 +734,7 @@ class GameService:
         """A new person takes over a seat the built-in player holds."""
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
-                record = await session.get(Game, game_id)
+                record = await self._lock_game(session, game_id)
                 if record is None or record.status != ACTIVE:
                     raise ServiceError("game_not_running")
                 if record.demo_move_at is not None:
@@ -932,11 +942,7 @@ class GameService:
                 assert name in SETTINGS_COLUMNS, name
                 setattr(found, name, value)
             # The server's timers changed: its running games are looked at again on the next tick.
-            await session.execute(
-                update(Game)
-                .where(Game.guild_id == guild_id, Game.status.in_((LOBBY, ACTIVE)))
-                .values(due_at=self.clock())
-            )
+            await self._look_again(session, (Game.guild_id == guild_id) & Game.status.in_((LOBBY, ACTIVE)))
         self._settings.pop(guild_id, None)
         return await self.settings_for(guild_id)
 
@@ -957,9 +963,15 @@ class GameService:
                 prefs.vacation = on
             # Their games' reminders and deadlines start or stop: look at those games on the next tick.
             games = select(Seat.game_id).where(Seat.user_id == user_id)
-            await session.execute(
-                update(Game).where(Game.id.in_(games), Game.status == ACTIVE).values(due_at=self.clock())
-            )
+            await self._look_again(session, Game.id.in_(games) & (Game.status == ACTIVE))
+
+    async def _look_again(self, session: AsyncSession, where: Any) -> None:
+        """The clock looks at these games on its next tick. Their rows are locked in the order of their ids
+        first: an UPDATE of many rows locks them in whatever order it finds them, and two such at once could
+        each hold a game the other waits for."""
+        found = select(Game.id).where(where).order_by(Game.id).with_for_update(key_share=True)
+        if ids := list(await session.scalars(found)):
+            await session.execute(update(Game).where(Game.id.in_(ids)).values(due_at=self.clock()))
 
     async def on_vacation(self, user_ids: list[int]) -> set[int]:
         if not user_ids:
@@ -1103,7 +1115,7 @@ class GameService:
         note = ("game.archived", {}) if status == ARCHIVED else ("game.lobby_expired", {})
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
-                record = await session.get(Game, game_id)
+                record = await self._lock_game(session, game_id)
                 if record is None:
                     raise ServiceError("game_not_found", game=game_id)
                 record.status = status
@@ -1124,25 +1136,25 @@ class GameService:
     async def shown(self, table: Table, private_messages: Sequence[PrivateMessage] = ()) -> None:
         """Discord now shows `table`'s version: the outbox entry is done unless a newer change came meanwhile;
         the private messages sent or edited for it are noted in the same transaction."""
-        told = {**table.told, **table.acting}
-        done = {"shown_version": table.version, "shown_acting": _stored(told), "publish_attempts": 0}
-        cleared = {"publish_at": None, "notes": [], "publish_problem": None}
+        told = _stored({**table.told, **table.acting})
+        behind = Game.shown_version < table.version  # nothing newer was shown meanwhile
+        current = Game.version == table.version  # nothing newer was committed meanwhile
         async with self.sessions() as session, session.begin():
-            await self._note_private_messages(session, table.id, private_messages)
-            # Usually nothing newer came meanwhile and one statement does both parts.
-            both = await session.execute(
+            # One statement matching the game's row whatever happened meanwhile, so the row is always locked
+            # before the seats, in the order a move takes them (see _commit_move).
+            await session.execute(
                 update(Game)
-                .where(Game.id == table.id, Game.version == table.version, Game.shown_version < table.version)
-                .values(**done, **cleared)
+                .where(Game.id == table.id)
+                .values(
+                    shown_version=case((behind, table.version), else_=Game.shown_version),
+                    shown_acting=case((behind, literal(told, JSON)), else_=Game.shown_acting),
+                    publish_attempts=case((behind, 0), else_=Game.publish_attempts),
+                    publish_at=case((current, None), else_=Game.publish_at),
+                    notes=case((current, literal([], JSON)), else_=Game.notes),
+                    publish_problem=case((current, None), else_=Game.publish_problem),
+                )
             )
-            if both.rowcount == 1:
-                return
-            await session.execute(
-                update(Game).where(Game.id == table.id, Game.shown_version < table.version).values(**done)
-            )
-            await session.execute(
-                update(Game).where(Game.id == table.id, Game.version == table.version).values(**cleared)
-            )
+            await self._note_private_messages(session, table.id, private_messages)
 
     async def publish_later(self, game_id: int, attempts: int, problem: str | None = None) -> datetime | None:
         """A failed attempt: retry with backoff (2 s, 4 s, … 5 min); after a permanent `problem` (explained once)
@@ -1160,7 +1172,16 @@ class GameService:
     async def remember_private_messages(self, game_id: int, messages: list[PrivateMessage]) -> None:
         """Where each seat's private message is and what it shows, all in one transaction."""
         async with self.sessions() as session, session.begin():
+            await self._lock_game(session, game_id)
             await self._note_private_messages(session, game_id, messages)
+
+    @staticmethod
+    async def _lock_game(session: AsyncSession, game_id: int) -> Game | None:
+        """The game, its row locked before any of its seats: every transaction that changes several of a game's
+        rows takes the game's row first (a move by its guarded UPDATE), so two of them wait for each other
+        instead of each holding a row the other needs (PostgreSQL's "deadlock detected"). SQLite writes one
+        transaction at a time and has no row locks: there this is a plain read."""
+        return await session.get(Game, game_id, with_for_update={"key_share": True})
 
     @staticmethod
     async def _note_private_messages(
