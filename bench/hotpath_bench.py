@@ -197,7 +197,7 @@ class Bench:
         offered: list[tuple[str, str]] = []
 
         async def autocomplete() -> None:
-            table = await self.host.game_here(typing, None, statuses=(ACTIVE,))
+            table = await self.host.game_here(typing, None, statuses=(ACTIVE,), recent=True)
             offered.extend(self.host.action_choices(table, user, "", "en"))
 
         await self.timed("autocomplete", typing, autocomplete())

@@ -162,6 +162,11 @@ class GameHost:
     async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[Table]:
         return await self.service.games_of_user(user_id, statuses)
 
+    async def recent_games_here(self, channel_id: int, user_id: int) -> list[Table]:
+        """For autocomplete: the open games in this channel, or else the user's, from the games used lately."""
+        here = await self.service.recent_games_in_channel(channel_id)
+        return here or await self.service.recent_games_of_user(user_id)
+
     async def join(self, game_id: int, user: discord.abc.User) -> Table:
         return await self.service.join(game_id, user.id, user.display_name)
 
@@ -402,14 +407,23 @@ class GameHost:
     # --- finding games --------------------------------------------------------------------------------------------
 
     async def game_here(
-        self, interaction: discord.Interaction, game_id: int | None, statuses=(LOBBY, ACTIVE)
+        self,
+        interaction: discord.Interaction,
+        game_id: int | None,
+        statuses=(LOBBY, ACTIVE),
+        recent: bool = False,
     ) -> Table:
+        """The game a command names, or the one game here. `recent`: from the games this process used lately,
+        without a database round trip where it can (autocomplete); it may be out of date, so a command never
+        asks for it."""
+        service = self.service
         if game_id is not None:
-            table = await self.service.get(game_id)
+            table = await (service.recent_game(game_id) if recent else service.get(game_id))
             if table.status not in statuses:
                 raise ServiceError("game_not_running" if table.status != LOBBY else "lobby_closed")
             return table
-        tables = await self.service.games_in_channel(interaction.channel_id or 0, statuses)
+        read = service.recent_games_in_channel if recent else service.games_in_channel
+        tables = await read(interaction.channel_id or 0, statuses)
         in_thread = [t for t in tables if t.record.thread_id == interaction.channel_id]
         candidates = in_thread or tables
         if not candidates:

@@ -32,11 +32,13 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
 from bot.games import presenter
+from bot.recent import Place, RecentGames
 from engines import get_engine
 from engines.base import Action, Engine, Event, IllegalAction, State, View
 
 LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
 ARCHIVED, EXPIRED = "archived", "expired"  # idle too long; a lobby nobody started
+OPEN = (LOBBY, ACTIVE)
 
 
 class ServiceError(Exception):
@@ -234,6 +236,7 @@ class GameService:
         self._locks: dict[int, asyncio.Lock] = {}
         self._settings: dict[int | None, GuildSettings] = {}
         self._locales: OrderedDict[int, str] = OrderedDict()  # user -> stored language (see remember_locale)
+        self.recent = RecentGames()  # every game read or committed, for autocomplete (bot/recent.py)
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -248,20 +251,46 @@ class GameService:
             raise ServiceError("game_not_found", game=game_id)
         return found[0]
 
-    async def games_in_channel(
-        self, channel_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)
-    ) -> list[Table]:
+    async def games_in_channel(self, channel_id: int, statuses: tuple[str, ...] = OPEN) -> list[Table]:
         """Games whose lobby is in this channel or whose thread this is, newest first."""
         here = (_GAMES.c.channel_id == channel_id) | (_GAMES.c.thread_id == channel_id)
-        return await self._tables(here & _GAMES.c.status.in_(statuses))
+        return await self._listing(("channel", channel_id), here, statuses)
 
-    async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = (LOBBY, ACTIVE)) -> list[Table]:
+    async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = OPEN) -> list[Table]:
         seated = _GAMES.c.id.in_(select(_SEATS.c.game_id).where(_SEATS.c.user_id == user_id))
-        return await self._tables(seated & _GAMES.c.status.in_(statuses))
+        return await self._listing(("user", user_id), seated, statuses)
 
-    async def _tables(self, where: Any) -> list[Table]:
+    async def _listing(self, place: Place, where: Any, statuses: tuple[str, ...]) -> list[Table]:
+        """The games at `place` in one of `statuses`. Open games are read all at once, whichever of them were
+        asked for, so the recent games learn the place's whole list."""
+        if not set(statuses) <= set(OPEN):
+            return await self._tables(where & _GAMES.c.status.in_(statuses))
+        tables = await self._tables(where & _GAMES.c.status.in_(OPEN), place)
+        return [table for table in tables if table.status in statuses]
+
+    # --- reading for autocomplete: suggestions from the recent games (bot/recent.py), which may be out of date;
+    # each falls back to one database read, which fills them. Commands read with the methods above.
+
+    async def recent_game(self, game_id: int) -> Table:
+        return self.recent.game(game_id) or await self.get(game_id)
+
+    async def recent_games_in_channel(self, channel_id: int, statuses: tuple[str, ...] = OPEN) -> list[Table]:
+        tables = self.recent.games_at(("channel", channel_id))
+        if tables is None:
+            return await self.games_in_channel(channel_id, statuses)
+        return [table for table in tables if table.status in statuses]
+
+    async def recent_games_of_user(self, user_id: int, statuses: tuple[str, ...] = OPEN) -> list[Table]:
+        tables = self.recent.games_at(("user", user_id))
+        if tables is None:
+            return await self.games_of_user(user_id, statuses)
+        return [table for table in tables if table.status in statuses]
+
+    async def _tables(self, where: Any, place: Place | None = None) -> list[Table]:
         """The games matching `where`, newest first, each with its seats: one query, into plain rows (building ORM
-        objects for every read cost more than the query itself)."""
+        objects for every read cost more than the query itself). Each is noted in the recent games; `place`: these
+        are all the open games there."""
+        mark = self.recent.mark()
         query = (
             select(_GAMES, _SEATS)
             .set_label_style(LABEL_STYLE_TABLENAME_PLUS_COL)
@@ -274,7 +303,12 @@ class GameService:
         by_game: dict[int, list[Any]] = {}
         for row in rows:
             by_game.setdefault(row._mapping[_GAMES.c.id], []).append(row)
-        return [self._table(GameRow.of(game_rows)) for game_rows in by_game.values()]
+        tables = [self._table(GameRow.of(game_rows)) for game_rows in by_game.values()]
+        if place is not None:
+            self.recent.listed(place, tables, mark)
+        for table in tables:
+            self.recent.saw(table, table.status in OPEN)
+        return tables
 
     async def moves(self, game_id: int, limit: int | None = None) -> list[Move]:
         async with self.sessions() as session:
@@ -453,6 +487,8 @@ class GameService:
         assert set(message_ids) <= allowed
         async with self.sessions() as session, session.begin():
             await session.execute(update(Game).where(Game.id == game_id).values(**message_ids))
+        if message_ids.get("thread_id"):  # the game is now listed in its thread too: read both again
+            self.recent.forget(game_id, ("channel", message_ids["thread_id"]))
 
     async def set_dms_closed(self, game_id: int, user_id: int, closed: bool) -> None:
         async with self.sessions() as session, session.begin():
@@ -563,6 +599,7 @@ class GameService:
                 update(Game).where(Game.id == table.id, Game.version == table.version).values(**values)
             )
             if result.rowcount != 1:  # another process moved first: nothing of ours is written
+                self.recent.forget(table.id)
                 raise ServiceError("stale")
             await session.execute(
                 insert(Move).values(
@@ -598,7 +635,9 @@ class GameService:
             if outcome is not None:
                 seat_row.final_score = outcome.scores[seat_row.seat]
                 seat_row.won = seat_row.seat in outcome.winners
-        return Table(record, table.engine, state)
+        after = Table(record, table.engine, state)
+        self.recent.saw(after, after.status in OPEN)
+        return after
 
     # --- the built-in player, substitutes and leavers -------------------------------------------------------------
 

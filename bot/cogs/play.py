@@ -48,9 +48,7 @@ class PlayCog(commands.Cog):
         self, interaction: discord.Interaction, current: str
     ) -> list[app_commands.Choice[int]]:
         locale = i18n.norm(str(interaction.locale))
-        tables = await self.host.games_in_channel(interaction.channel_id or 0)
-        if not tables:
-            tables = await self.host.games_of_user(interaction.user.id)
+        tables = await self.host.recent_games_here(interaction.channel_id or 0, interaction.user.id)
         choices = []
         for table in tables[:25]:
             status = i18n.t("play.mine.lobby", locale) if table.status == LOBBY else ""
@@ -172,7 +170,7 @@ class PlayCog(commands.Cog):
     async def _move_autocomplete(self, interaction: discord.Interaction, current: str):
         game = getattr(interaction.namespace, "game", None)
         try:
-            table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
+            table = await self.host.game_here(interaction, game, statuses=(ACTIVE,), recent=True)
         except ServiceError:
             return []
         locale = i18n.norm(str(interaction.locale))

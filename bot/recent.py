@@ -1,0 +1,112 @@
+"""The games this process used lately, kept in memory so autocomplete answers without a database round trip.
+
+Discord cannot defer autocomplete: it must be answered within 3 s however busy the database is. Every game the
+service reads or commits passes through here (`saw`), so what autocomplete needs — which games are open in a channel
+or for a user, their titles and status, and each seat's choices at the game's current version — is at hand.
+
+An answer from here is only a suggestion: the command itself reads the game and validates. Several processes
+(shards) may share one database, and a change another process commits (the clock's moves and archiving run in every
+process) is not seen here until this process reads that game again. So an entry may be stale, but only harmlessly:
+a game shown that has ended or moved on is refused by the command with its usual message ("not running", "out of
+date"), and that command's own read brings the entry up to date.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from bot.service import Table
+
+# Where games are listed: ("channel", channel or thread id) or ("user", user id).
+Place = tuple[str, int]
+
+GAMES_KEPT = 256  # a table with its decoded state and views: some 50 KB
+PLACES_KEPT = 4096  # a place is a set of a few game ids
+
+
+def places_of(table: Table) -> list[Place]:
+    record = table.record
+    places = [("channel", record.channel_id)]
+    if record.thread_id:
+        places.append(("channel", record.thread_id))
+    return places + [("user", seat.user_id) for seat in record.seats if seat.user_id is not None]
+
+
+class RecentGames:
+    def __init__(self, games_kept: int = GAMES_KEPT, places_kept: int = PLACES_KEPT) -> None:
+        self.games_kept = games_kept
+        self.places_kept = places_kept
+        # Each game's newest table, with the version it was kept at: a table whose record a later commit brought
+        # up to date in place (service._commit_move) no longer matches its state, and is never served.
+        self._games: OrderedDict[int, tuple[int, Table]] = OrderedDict()
+        # The ids of every game open at a place when it was last read, plus those seen open there since: a
+        # superset, so a game that ended or a player who left needs no bookkeeping (see `games_at`).
+        self._places: OrderedDict[Place, set[int]] = OrderedDict()
+        # When a game was last seen open at each place (a count of `saw`), so that a listing read while a new game
+        # was being committed there is not taken for the whole list.
+        self._seen = 0
+        self._seen_at: OrderedDict[Place, int] = OrderedDict()
+
+    def game(self, game_id: int) -> Table | None:
+        kept = self._games.get(game_id)
+        if kept is None or kept[1].version != kept[0]:
+            return None
+        self._games.move_to_end(game_id)
+        return kept[1]
+
+    def games_at(self, place: Place) -> list[Table] | None:
+        """The games that are (or were lately) open at `place`, newest first; None unless the place and each of
+        them are kept. The caller filters by status."""
+        ids = self._places.get(place)
+        if ids is None:
+            return None
+        tables = [self.game(game_id) for game_id in sorted(ids, reverse=True)]
+        if any(table is None for table in tables):
+            return None
+        self._places.move_to_end(place)
+        return [table for table in tables if table is not None and place in places_of(table)]
+
+    def mark(self) -> int:
+        """Taken before a listing is read, and handed to `listed` with what it read."""
+        return self._seen
+
+    def saw(self, table: Table, is_open: bool) -> None:
+        """A game as just read or committed."""
+        kept = self._games.get(table.id)
+        if kept is not None and kept[0] > table.version:
+            return  # a read that began before a commit of ours and ended after it
+        self._games[table.id] = (table.version, table)
+        self._games.move_to_end(table.id)
+        if len(self._games) > self.games_kept:
+            self._games.popitem(last=False)
+        self._seen += 1
+        for place in places_of(table):
+            if is_open:
+                self._seen_at[place] = self._seen
+                self._seen_at.move_to_end(place)
+            ids = self._places.get(place)
+            if ids is None:
+                continue  # nobody asked there lately: the first ask reads them all
+            if is_open:
+                ids.add(table.id)
+            else:
+                ids.discard(table.id)
+        while len(self._seen_at) > self.places_kept:
+            self._seen_at.popitem(last=False)
+
+    def listed(self, place: Place, tables: list[Table], mark: int) -> None:
+        """Every game open at `place`, as read from the database since `mark`."""
+        if self._seen_at.get(place, -1) > mark:
+            return  # a game was seen open there meanwhile, maybe after the read: the next ask reads again
+        self._places[place] = {table.id for table in tables}
+        self._places.move_to_end(place)
+        if len(self._places) > self.places_kept:
+            self._places.popitem(last=False)
+
+    def forget(self, game_id: int, *places: Place) -> None:
+        """A change these entries cannot follow (a thread opened for the game, a commit another process beat)."""
+        self._games.pop(game_id, None)
+        for place in places:
+            self._places.pop(place, None)

@@ -1,0 +1,131 @@
+"""Autocomplete through the real bot: answered from the games this process used lately, with no database statement
+once they are known, and brought up to date by every commit (a move, a new game, an ended one); after a restart the
+first answer reads the database once."""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+import pytest
+from sqlalchemy import event
+
+from bot.db import make_engine, make_sessionmaker
+from bot.service import GameService, choices
+from tests.e2e.harness import Harness, harness
+
+pytestmark = pytest.mark.e2e
+
+
+@contextlib.contextmanager
+def statements(h: Harness):
+    """The SQL statements the bot runs inside the block."""
+    run: list[str] = []
+
+    def note(_conn, _cursor, statement, *_):
+        run.append(statement)
+
+    engine = h.bot.db_engine.sync_engine  # type: ignore[union-attr]
+    event.listen(engine, "before_cursor_execute", note)
+    try:
+        yield run
+    finally:
+        event.remove(engine, "before_cursor_execute", note)
+
+
+async def typed(h: Harness, user, channel, command: str, options: dict[str, Any], focused: str):
+    """What the bot suggests, and the statements it ran to answer."""
+    with statements(h) as run:
+        offered = await h.sb.autocomplete(user, channel, command, options, focused=focused)
+        await h.idle()
+    return offered, run
+
+
+async def test_autocomplete_answers_from_memory_and_follows_each_commit(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, dave = h.users["alice"], h.users["dave"]
+        lobby = (await h.slash(alice, h.games, "play new", {"game": "roll_player"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await h.click(dave, lobby, f"lobby:join:{game_id}")
+        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        table = await h.table(game_id)
+        thread = h.thread(table)
+        mover = next(u for u in (alice, dave) if int(u.id) in table.users_to_act())
+
+        # /play move: the second ask is answered from memory, with the current version's choices.
+        first, _ = await typed(h, mover, thread, "play move", {"action": ""}, "action")
+        again, run = await typed(h, mover, thread, "play move", {"action": ""}, "action")
+        assert run == [] and again == first
+        seat = table.seat_of(int(mover.id))
+        assert first and all(c["value"].startswith(f"{table.choice_token(seat)}:") for c in first)
+
+        # A committed move: the next ask shows the new version's choices, still without a statement.
+        await h.slash(mover, thread, "play move", {"action": first[0]["value"]})
+        after = {}
+        for user in (alice, dave):
+            after[user.id], run = await typed(h, user, thread, "play move", {"action": ""}, "action")
+            assert run == []
+        moved = await h.table(game_id)
+        assert moved.version == table.version + 1
+        for user in (alice, dave):
+            expected = h.bot.host.action_choices(moved, int(user.id), "", "en")
+            assert [(c["name"], c["value"]) for c in after[user.id]] == expected
+        assert any(after.values())
+
+        # The game: option lists the channel's games; a new lobby appears and an ended game goes, no statement.
+        listed, _ = await typed(h, alice, h.games, "play board", {"game": ""}, "game")
+        assert [c["value"] for c in listed] == [game_id]
+        newer = (await h.slash(dave, h.games, "play new", {"game": "druids"})).message
+        newer_id = int(newer.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        listed, run = await typed(h, alice, h.games, "play board", {"game": ""}, "game")
+        assert run == [] and [c["value"] for c in listed] == [newer_id, game_id]
+        await h.slash(alice, h.games, "play abandon", {"game": game_id})
+        listed, run = await typed(h, alice, h.games, "play board", {"game": ""}, "game")
+        assert run == [] and [c["value"] for c in listed] == [newer_id]
+        offered, run = await typed(h, mover, thread, "play move", {"action": ""}, "action")
+        assert run == [] and offered == []  # nothing to move in an ended game
+
+        # After a restart nothing is in memory: one read answers, and fills it.
+        await h.restart_bot()
+        listed, run = await typed(h, alice, h.games, "play board", {"game": ""}, "game")
+        assert run and [c["value"] for c in listed] == [newer_id]
+        listed, run = await typed(h, alice, h.games, "play board", {"game": ""}, "game")
+        assert run == [] and [c["value"] for c in listed] == [newer_id]
+        assert h.sb.violations == []
+
+
+async def test_a_move_made_by_another_process_makes_a_suggestion_the_command_refuses_once(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, dave = h.users["alice"], h.users["dave"]
+        lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await h.click(dave, lobby, f"lobby:join:{game_id}")
+        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        table = await h.table(game_id)
+        thread = h.thread(table)
+        seat = table.to_act()[0]
+        mover = next(u for u in (alice, dave) if int(u.id) == table.user_at(seat))
+        before, _ = await typed(h, mover, thread, "play move", {"action": ""}, "action")
+
+        # Another process (a shard sharing the database) moves the game; this one has not read it since.
+        other_engine = make_engine(h.database_url)
+        try:
+            other = GameService(make_sessionmaker(other_engine))
+            await other.act(
+                game_id, table.user_at(seat), choices(table, seat)[0], expected_version=table.version
+            )
+        finally:
+            await other_engine.dispose()
+        stale, run = await typed(h, mover, thread, "play move", {"action": ""}, "action")
+        assert run == [] and stale == before  # a harmless suggestion from the version this process knows
+
+        refused = await h.slash(mover, thread, "play move", {"action": stale[0]["value"]})
+        assert "out of date" in refused.message.text
+        moved = await h.table(game_id)
+        assert moved.version == table.version + 1  # the suggestion changed nothing
+        # The command's own read brought the recent games up to date.
+        fresh, _ = await typed(h, mover, thread, "play move", {"action": ""}, "action")
+        assert [(c["name"], c["value"]) for c in fresh] == h.bot.host.action_choices(
+            moved, int(mover.id), "", "en"
+        )
+        assert fresh != before

@@ -1,0 +1,121 @@
+"""The recent games autocomplete answers from (bot/recent.py): read once, then kept current by every commit of this
+process without a database statement; out of date only in ways the command refuses, against every database."""
+
+from __future__ import annotations
+
+import contextlib
+
+import pytest
+from sqlalchemy import event
+
+from bot.db import make_engine, make_sessionmaker, migrate
+from bot.service import ABANDONED, GameService, ServiceError, choices
+from tests.lobbies import open_lobby
+
+
+@pytest.fixture
+async def engine(database_url):
+    await migrate(database_url)
+    engine = make_engine(database_url)
+    yield engine
+    await engine.dispose()
+
+
+@pytest.fixture
+def service(engine):
+    return GameService(make_sessionmaker(engine), new_seed=lambda: 1234)
+
+
+@contextlib.contextmanager
+def statements(engine):
+    """The SQL statements run on `engine` inside the block."""
+    run: list[str] = []
+
+    def note(_conn, _cursor, statement, *_):
+        run.append(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", note)
+    try:
+        yield run
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", note)
+
+
+async def started_druids(service: GameService):
+    table = await open_lobby(service, host_name="Alice")
+    await service.join(table.id, 101, "Bob")
+    return await service.start(table.id, 100)
+
+
+async def test_a_place_is_read_once_then_answered_from_memory(service, engine):
+    table = await started_druids(service)
+    with statements(engine) as first:
+        assert [t.id for t in await service.recent_games_in_channel(10)] == [table.id]
+        assert [t.id for t in await service.recent_games_of_user(101)] == [table.id]
+    assert len(first) == 2  # one read each, which fills the recent games
+    with statements(engine) as again:
+        assert [t.id for t in await service.recent_games_in_channel(10)] == [table.id]
+        assert [t.id for t in await service.recent_games_of_user(101)] == [table.id]
+        assert (await service.recent_game(table.id)).version == table.version  # start read it already
+        assert await service.recent_games_in_channel(10, ("lobby",)) == []
+    assert again == []
+
+
+async def test_commits_keep_the_recent_games_current_without_a_statement(service, engine):
+    table = await started_druids(service)
+    await service.recent_games_in_channel(10)
+    await service.recent_games_of_user(102)  # nothing yet
+    seat = table.to_act()[0]
+    user = table.user_at(seat)
+    assert user is not None
+    moved = await service.act(table.id, user, choices(table, seat)[0], expected_version=table.version)
+    lobby = await open_lobby(service, host_id=102, host_name="Carol")
+    with statements(engine) as run:
+        kept = await service.recent_game(table.id)
+        assert kept.version == table.version + 1 and kept.state == moved.table.state
+        assert kept.choice_token(moved.table.to_act()[0]) == moved.table.choice_token(moved.table.to_act()[0])
+        assert [t.id for t in await service.recent_games_in_channel(10)] == [lobby.id, table.id]
+        assert [t.id for t in await service.recent_games_of_user(102)] == [lobby.id]
+    assert run == []
+
+    await service.join(lobby.id, 103, "Dave")
+    await service.recent_games_of_user(103)
+    await service.leave(lobby.id, 103)
+    await service.abandon(table.id, 100, is_manager=False)
+    with statements(engine) as run:
+        assert await service.recent_games_of_user(103) == []  # left the lobby
+        assert [t.id for t in await service.recent_games_in_channel(10)] == [lobby.id]  # the other ended
+        assert (await service.recent_game(table.id)).status == ABANDONED
+    assert run == []
+
+
+async def test_a_listing_read_while_a_game_opens_there_is_read_again(service, engine):
+    mark = service.recent.mark()  # a listing read begins, finds no game in the channel...
+    new = await open_lobby(service)
+    service.recent.listed(("channel", 10), [], mark)  # ...and ends after a new game there was committed
+    with statements(engine) as run:
+        assert [t.id for t in await service.recent_games_in_channel(10)] == [new.id]
+    assert len(run) == 1
+
+
+async def test_a_change_from_another_process_is_refused_by_the_command_then_seen(
+    service, engine, database_url
+):
+    table = await started_druids(service)
+    other_engine = make_engine(database_url)
+    other = GameService(make_sessionmaker(other_engine))
+    try:
+        seat = table.to_act()[0]
+        user = table.user_at(seat)
+        assert user is not None
+        await other.act(table.id, user, choices(table, seat)[0], expected_version=table.version)
+    finally:
+        await other_engine.dispose()
+    stale = await service.recent_game(table.id)
+    assert stale.version == table.version  # this process has not read the game since
+    with pytest.raises(
+        ServiceError
+    ) as refused:  # what a command does with the suggestion: refused, unchanged
+        await service.act(table.id, user, choices(stale, seat)[0], expected_version=stale.version, read=stale)
+    assert refused.value.code == "stale"
+    assert (await service.recent_game(table.id)).version == table.version + 1
