@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from collections import OrderedDict
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -298,21 +299,44 @@ class Picker:
             return
         await self.after_move(interaction, [result], locale)
 
-    def action_choices(self, table: Table, user_id: int, typed: str, locale: str) -> list[tuple[str, str]]:
+    @staticmethod
+    def action_choices(table: Table, user_id: int, typed: str, locale: str) -> list[tuple[str, str]]:
         """Autocomplete for /play move: (label, value) pairs matching what the user typed."""
         seat = table.seat_of(user_id)
         if seat is None or table.state is None or table.status != ACTIVE:
             return []
         game = presenter(table.engine.name)
-        view_data = table.view(seat)
-        typed = typed.casefold().strip()
-        actions = choices(table, seat)
         token = table.choice_token(seat)
-        out = []
-        for index, action in enumerate(actions):
-            label = game.action_text(action, view_data, locale)[:100]
-            if typed in label.casefold():
-                out.append((label, f"{token}:{index}"))
-            if len(out) == 25:
-                break
-        return out
+        # Kept with the table (one game version) for the next keystrokes.
+        labels = table.once(
+            f"labels {locale}",
+            seat,
+            lambda: _Labels(
+                game.action_text(a, table.view(seat), locale)[:100] for a in choices(table, seat)
+            ),
+        )
+        return [(label, f"{token}:{index}") for index, label in labels.matching(typed.casefold().strip(), 25)]
+
+
+class _Labels:
+    """A seat's choices in words, made only as far as an answer needs them (a Roll Player turn may offer over two
+    hundred) and kept for the next keystroke."""
+
+    def __init__(self, texts: Iterator[str]) -> None:
+        self._texts = texts
+        self._made: list[tuple[str, str]] = []  # each label with its casefold
+
+    def matching(self, typed: str, most: int) -> list[tuple[int, str]]:
+        found: list[tuple[int, str]] = []
+        index = 0
+        while len(found) < most:
+            if index == len(self._made):
+                text = next(self._texts, None)
+                if text is None:
+                    break
+                self._made.append((text, text.casefold()))
+            label, folded = self._made[index]
+            if typed in folded:
+                found.append((index, label))
+            index += 1
+        return found

@@ -135,9 +135,10 @@ class Table:
 
     def view(self, viewer: int | None) -> View:
         assert self.state is not None
-        return self._once("view", viewer, lambda: self.engine.view(self.state, viewer))
+        return self.once("view", viewer, lambda: self.engine.view(self.state, viewer))
 
-    def _once(self, what: str, seat: int | None, work: Callable[[], Any]) -> Any:
+    def once(self, what: str, seat: int | None, work: Callable[[], Any]) -> Any:
+        """What `work` derives from this version for `seat`, worked out at the first ask."""
         key = (what, seat)
         if key not in self._derived:
             self._derived[key] = work()
@@ -167,7 +168,7 @@ class Table:
     def choice_token(self, seat: int) -> int:
         """A short digest of what `seat` may do now: a picker is out of date only when this changes, so one
         player's step in a simultaneous phase leaves the others' open pickers working."""
-        return self._once("token", seat, lambda: choice_token(choices(self, seat)))
+        return self.once("token", seat, lambda: choice_token(choices(self, seat)))
 
 
 def choices(table: Table, seat: int) -> list[Action]:
@@ -176,7 +177,7 @@ def choices(table: Table, seat: int) -> list[Action]:
     if table.state is None or table.status != ACTIVE:
         return []
     state = table.state
-    return table._once(
+    return table.once(
         "choices",
         seat,
         lambda: table.engine.legal_actions(state, seat) or table.engine.side_actions(state, seat),

@@ -105,3 +105,38 @@ def test_every_picker_step_of_every_game_can_be_told_apart():
                 path.append(rng.randrange(len(step.values)))
             for part in split(step.action):
                 state, _ = engine.apply(state, seat, part)
+
+
+def test_move_suggestions_match_what_is_typed_whatever_was_typed_before():
+    """/play move's autocomplete keeps a version's labels between keystrokes, made only as far as needed: the
+    answers are those of labelling every choice afresh, in any order of asking."""
+    import random
+
+    from bot.picker import Picker
+    from bot.service import ACTIVE, GameRow, SeatRow, Table, choices
+
+    game = presenter("roll_player")
+    engine = game.engine
+    state, rng = engine.new_game(2, engine.validate_options({}), 5), random.Random(5)
+    while len(engine.legal_actions(state, seat := engine.to_act(state)[0])) <= 60:
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+
+    def table() -> Table:
+        seats = [SeatRow(seat=n, user_id=10 + n) for n in range(2)]
+        return Table(GameRow(seats, id=1, version=7, status=ACTIVE), engine, state)
+
+    def afresh(typed: str) -> list[tuple[str, str]]:
+        fresh = table()
+        token = fresh.choice_token(seat)
+        labels = [game.action_text(a, fresh.view(seat), "en")[:100] for a in choices(fresh, seat)]
+        found = [
+            (label, f"{token}:{n}") for n, label in enumerate(labels) if typed.casefold() in label.casefold()
+        ]
+        return found[:25]
+
+    asks = ["", "a", "", "Zz-nothing", "A", "e", ""]
+    for order in (asks, asks[::-1]):
+        kept = table()
+        for typed in order:
+            assert Picker.action_choices(kept, 10 + seat, typed, "en") == afresh(typed), typed
+    assert len(afresh("")) == 25 and afresh("Zz-nothing") == []
