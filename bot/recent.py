@@ -38,14 +38,15 @@ class RecentGames:
     def __init__(self, games_kept: int = GAMES_KEPT, places_kept: int = PLACES_KEPT) -> None:
         self.games_kept = games_kept
         self.places_kept = places_kept
-        # Each game's newest table, with the version it was kept at: a table whose record a later commit brought
-        # up to date in place (service._commit_move) no longer matches its state, and is never served.
-        self._games: OrderedDict[int, tuple[int, Table]] = OrderedDict()
+        # Each game's newest table, with the version it was kept at (a table whose record a later commit brought
+        # up to date in place, service._commit_move, no longer matches its state, and is never served) and the
+        # places where it is open.
+        self._games: OrderedDict[int, tuple[int, Table, frozenset[Place]]] = OrderedDict()
         # The ids of every game open at a place when it was last read, plus those seen open there since: a
         # superset, so a game that ended or a player who left needs no bookkeeping (see `games_at`).
         self._places: OrderedDict[Place, set[int]] = OrderedDict()
-        # When a game was last seen open at each place (a count of `saw`), so that a listing read while a new game
-        # was being committed there is not taken for the whole list.
+        # When a game was last newly seen open at each place (a count of `saw`), so that a listing read while a
+        # new game was being committed there is not taken for the whole list.
         self._seen = 0
         self._seen_at: OrderedDict[Place, int] = OrderedDict()
 
@@ -77,15 +78,17 @@ class RecentGames:
         kept = self._games.get(table.id)
         if kept is not None and kept[0] > table.version:
             return  # a read that began before a commit of ours and ended after it
-        self._games[table.id] = (table.version, table)
+        places = places_of(table)
+        open_at = frozenset(places if is_open else ())
+        self._games[table.id] = (table.version, table, open_at)
         self._games.move_to_end(table.id)
         if len(self._games) > self.games_kept:
             self._games.popitem(last=False)
         self._seen += 1
-        for place in places_of(table):
-            if is_open:
-                self._seen_at[place] = self._seen
-                self._seen_at.move_to_end(place)
+        for place in open_at - (kept[2] if kept is not None else frozenset()):
+            self._seen_at[place] = self._seen
+            self._seen_at.move_to_end(place)
+        for place in places:
             ids = self._places.get(place)
             if ids is None:
                 continue  # nobody asked there lately: the first ask reads them all

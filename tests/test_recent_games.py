@@ -98,6 +98,16 @@ async def test_a_listing_read_while_a_game_opens_there_is_read_again(service, en
     assert len(run) == 1
 
 
+async def test_a_listing_read_while_known_games_there_are_read_is_kept(service, engine):
+    table = await started_druids(service)
+    mark = service.recent.mark()
+    await service.get(table.id)  # e.g. a click on the game while the channel's games are being read
+    service.recent.listed(("channel", 10), [table], mark)
+    with statements(engine) as run:
+        assert [t.id for t in await service.recent_games_in_channel(10)] == [table.id]
+    assert run == []
+
+
 async def test_a_change_from_another_process_is_refused_by_the_command_then_seen(
     service, engine, database_url
 ):
