@@ -8,7 +8,8 @@ An answer from here is only a suggestion: the command itself reads the game and 
 (shards) may share one database, and a change another process commits (the clock's moves and archiving run in every
 process) is not seen here until this process reads that game again. So an entry may be stale, but only harmlessly:
 a game shown that has ended or moved on is refused by the command with its usual message ("not running", "out of
-date"), and that command's own read brings the entry up to date.
+date"), and that command's own read brings the entry up to date; a seat shown nothing to do because another
+process's clock moved the game on to it still has the board's button, which reads the game.
 """
 
 from __future__ import annotations
