@@ -20,6 +20,7 @@ as the built-in player would play it (a discard or not, the refill), so an ordin
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,18 +56,54 @@ class PathError(ValueError):
 
 
 def _keys(actions: list[Action]) -> list[str]:
-    keys: list[str] = []
-    for action in actions:
-        keys += [key for key in action if key not in keys]
-    return keys
+    return list(dict.fromkeys(itertools.chain.from_iterable(actions)))
 
 
-def _distinct(actions: list[Action], keys: list[str]) -> list[tuple[Any, ...]]:
+def _varies(actions: list[Action], key: str) -> bool:
+    """Whether `key` takes more than one value in `actions`, values told apart by their repr."""
+    first = actions[0].get(key)
+    shown = repr(first)
+    return any(value is not first and repr(value) != shown for value in (a.get(key) for a in actions))
+
+
+def _distinct(actions: list[Action], keys: list[str], limit: int | None = None) -> list[tuple[Any, ...]]:
+    """The combinations of `keys`' values in `actions`, each once, in order; stopped once there are more than
+    `limit`."""
     seen: dict[str, tuple[Any, ...]] = {}
     for action in actions:
-        combo = tuple(action.get(k) for k in keys)
+        combo = tuple(map(action.get, keys))
         seen.setdefault(repr(combo), combo)
+        if limit is not None and len(seen) > limit:
+            break
     return list(seen.values())
+
+
+def _step(
+    remaining: list[Action], chosen: dict[str, Any], limit: int
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The parameters asked next (several, while their combinations fit one menu) and their distinct values;
+    no parameters once every remaining action is the same one."""
+    open_keys = [k for k in _keys(remaining) if k not in chosen and _varies(remaining, k)]
+    if not open_keys:
+        return [], []
+    joint, combos = open_keys[:1], None
+    for key in open_keys[1:]:
+        wider = _distinct(remaining, [*joint, key], limit)
+        if len(wider) > limit:
+            break
+        joint, combos = [*joint, key], wider
+    if len(joint) > 1 and [k for k in open_keys if k not in joint] == [ENDING]:
+        joint, combos = joint[:-1], None  # an ending is asked with the run's last choice, never on its own
+    return joint, _distinct(remaining, joint) if combos is None else combos
+
+
+def _pick(
+    remaining: list[Action], chosen: dict[str, Any], joint: list[str], picked: tuple[Any, ...]
+) -> list[Action]:
+    """The actions left once `picked` is chosen for `joint`; `chosen` is updated."""
+    # A parameter the picked actions lack is not "chosen" (labels would have nothing to name).
+    chosen.update((k, v) for k, v in zip(joint, picked, strict=True) if v is not None)
+    return [a for a in remaining if tuple(map(a.get, joint)) == picked]
 
 
 def narrow(actions: list[Action], path: list[int], limit: int = COMBINE_LIMIT) -> Prompt | Chosen:
@@ -76,42 +113,34 @@ def narrow(actions: list[Action], path: list[int], limit: int = COMBINE_LIMIT) -
     chosen: dict[str, Any] = {}
     steps = iter(path)
     while True:
-        open_keys = [
-            k for k in _keys(remaining) if k not in chosen and len({repr(a.get(k)) for a in remaining}) > 1
-        ]
-        if not open_keys:  # every remaining action is the same one
+        joint, combos = _step(remaining, chosen, limit)
+        if not joint:  # every remaining action is the same one
             if next(steps, None) is not None:
                 raise PathError("path longer than the choice")
             return Chosen(remaining[0])
-        joint = open_keys[:1]
-        for key in open_keys[1:]:
-            if len(_distinct(remaining, [*joint, key])) > limit:
-                break
-            joint.append(key)
-        if len(joint) > 1 and [k for k in open_keys if k not in joint] == [ENDING]:
-            joint.pop()  # an ending is asked with the run's last choice, never on its own
-        combos = _distinct(remaining, joint)
-        values: list[Any] = combos if len(joint) > 1 else [combo[0] for combo in combos]
         index = next(steps, None)
         if index is None:
+            values: list[Any] = combos if len(joint) > 1 else [combo[0] for combo in combos]
             return Prompt(JOIN.join(joint), values, chosen)
-        if not 0 <= index < len(values):
+        if not 0 <= index < len(combos):
             raise PathError("choice out of range")
-        picked = combos[index]
-        # A parameter the picked actions lack is not "chosen" (labels would have nothing to name).
-        chosen.update((k, v) for k, v in zip(joint, picked, strict=True) if v is not None)
-        remaining = [a for a in remaining if all(a.get(k) == v for k, v in zip(joint, picked, strict=True))]
+        remaining = _pick(remaining, chosen, joint, combos[index])
 
 
 def path_to(actions: list[Action], action: Action, limit: int = COMBINE_LIMIT) -> list[int]:
     """The choices that lead to `action` (one of `actions`)."""
+    if not actions:
+        raise PathError("no legal action")
+    remaining = list(actions)
+    chosen: dict[str, Any] = {}
     path: list[int] = []
-    while isinstance(step := narrow(actions, path, limit), Prompt):
-        wanted = tuple(action.get(k) for k in step.keys)
-        path.append(
-            next(i for i, v in enumerate(step.values) if (v if len(step.keys) > 1 else (v,)) == wanted)
-        )
-    if step.action != action:
+    while (step := _step(remaining, chosen, limit))[0]:
+        joint, combos = step
+        wanted = tuple(action.get(k) for k in joint)
+        index = next(i for i, combo in enumerate(combos) if combo == wanted)
+        path.append(index)
+        remaining = _pick(remaining, chosen, joint, combos[index])
+    if remaining[0] != action:
         raise PathError("not one of the actions")
     return path
 
