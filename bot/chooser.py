@@ -310,7 +310,8 @@ def turn_runs(
             if after is None:
                 grown.append(_Run(run.parts, run.before, open=False))
             else:
-                grown += _then(engine, after, seat, run.parts, moves)
+                if len(grown) <= cap:  # past the cap, this round is dropped but for the runs it stopped
+                    grown += _then(engine, after, seat, run.parts, moves)
                 stopped.append((run, after, moves))
         if len(grown) > cap:
             break
@@ -319,7 +320,7 @@ def turn_runs(
     endings: dict[str, list[Action]] = {}
     ended: list[tuple[int, list[Action]]] = []
     for run, after, moves in stopped:
-        key = repr((moves, engine.view(after, seat).get("hand")))
+        key = repr((moves, engine.viewed_hand(after, seat)))
         if key not in endings:
             endings[key] = _ending(engine, after, seat)
         if endings[key]:
@@ -334,7 +335,7 @@ def _ending(engine: Engine, state: State, seat: int) -> list[Action]:
     while len(parts) < MAX_SUGGESTED:
         move = engine.bot_action(state, seat, 0)
         if move["type"] in engine.blind_repeats:
-            return parts + [move] * _repeats(engine, state, seat, move)
+            return parts + [move] * engine.repeat_count(state, seat, move, MAX_SUGGESTED)
         after, events = engine.apply(state, seat, move)
         parts.append(move)
         if not _chainable(engine, state, after, seat, move, events):
@@ -365,23 +366,12 @@ def _then(engine: Engine, state: State, seat: int, parts: list[Action], moves: l
         if move["type"] not in engine.blind_repeats:
             out.append(_Run([*parts, move], state))
             continue
-        repeats = _repeats(engine, state, seat, move)
+        repeats = engine.repeat_count(state, seat, move, MAX_SUGGESTED)
         if repeats > 1:
             out.append(_Run([*parts] + [move] * repeats, state, open=False))
         if repeats == 1 or len(moves) > 1:
             out.append(_Run([*parts, move], state, open=False))
     return out
-
-
-def _repeats(engine: Engine, state: State, seat: int, move: Action) -> int:
-    """How many times `move` can be made in a row before the mover's turn moves on."""
-    count = 0
-    while (
-        seat in engine.to_act(state) and move in engine.legal_actions(state, seat) and count < MAX_SUGGESTED
-    ):
-        state, _ = engine.apply(state, seat, move)
-        count += 1
-    return count
 
 
 def _order(action: Action) -> list[tuple[str, str]]:

@@ -193,6 +193,24 @@ class Druids(Engine):
 
     # --- applying actions -----------------------------------------------------------------------------------------
 
+    def copy_state(self, state: State) -> State:
+        # A few times faster than `clone`: the picker applies thousands of moves for one turn's offers.
+        out = dict(state)
+        for key in ("gem_deck", "gem_discard", "place_deck", "scores"):
+            out[key] = list(state[key])
+        out["hands"] = [list(hand) for hand in state["hands"]]
+        out["followers_home"] = [list(home) for home in state["followers_home"]]
+        out["places"] = [{**place, "cards": [dict(c) for c in place["cards"]]} for place in state["places"]]
+        out["finished"] = clone(state["finished"])
+        return out
+
+    def repeat_count(self, state: State, seat: int, action: Action, limit: int) -> int:
+        if action == {"type": "draw_gem"} and state["phase"] == "refill" and seat in self.to_act(state):
+            # Each draw adds a card until the hand is full or the gems (deck and discard pile) run out.
+            gems = len(state["gem_deck"]) + len(state["gem_discard"])
+            return min(limit, HAND_SIZE - len(state["hands"][seat]), gems)
+        return super().repeat_count(state, seat, action, limit)
+
     def _apply(self, state: State, seat: int, action: Action) -> list[Event]:
         kind = action["type"]
         events: list[Event] = []
@@ -378,6 +396,7 @@ class Druids(Engine):
     # --- what each seat sees --------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> View:
+        scorable = self._scorable(state)
         places = []
         for i, place in enumerate(state["places"]):
             entry: dict[str, Any] = {
@@ -389,7 +408,7 @@ class Druids(Engine):
                     sum(1 for c in place["cards"] if c["seat"] == s and not is_follower(c["card"]))
                     for s in range(state["players"])
                 ],
-                "scorable": i in self._scorable(state),
+                "scorable": i in scorable,
             }
             if viewer is not None:
                 entry["mine"] = [c["card"] for c in place["cards"] if c["seat"] == viewer]
@@ -418,9 +437,12 @@ class Druids(Engine):
             }
         )
         if viewer is not None:
-            view["hand"] = sorted(state["hands"][viewer], key=_hand_order)
+            view["hand"] = self.viewed_hand(state, viewer)
             view["followers_home"] = list(state["followers_home"][viewer])
         return view
+
+    def viewed_hand(self, state: State, seat: int) -> list[str]:
+        return sorted(state["hands"][seat], key=_hand_order)
 
     def outcome(self, state: State) -> Outcome | None:
         if state["finished"] is None:
