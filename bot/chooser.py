@@ -66,13 +66,17 @@ def _varies(actions: list[Action], key: str) -> bool:
     return any(value is not first and repr(value) != shown for value in (a.get(key) for a in actions))
 
 
+_PLAIN = frozenset({str, int, type(None)})
+
+
 def _distinct(actions: list[Action], keys: list[str], limit: int | None = None) -> list[tuple[Any, ...]]:
     """The combinations of `keys`' values in `actions`, each once, in order; stopped once there are more than
     `limit`."""
-    seen: dict[str, tuple[Any, ...]] = {}
+    seen: dict[Any, tuple[Any, ...]] = {}
     for action in actions:
         combo = tuple(map(action.get, keys))
-        seen.setdefault(repr(combo), combo)
+        # Values are told apart by repr (1 and True differ); strings, whole numbers and None need no repr.
+        seen.setdefault(combo if _PLAIN.issuperset(map(type, combo)) else repr(combo), combo)
         if limit is not None and len(seen) > limit:
             break
     return list(seen.values())
@@ -177,16 +181,19 @@ def _chainable(
         return False
     if any(e["type"] in engine.revealing_events for e in events):
         return False
-    known = {repr(v) for v in action.values()} | {
-        repr(v) for e in events if "private" not in e for v in e.values()
-    }
+    known = [*action.values(), *(v for e in events if "private" not in e for v in e.values())]
     for event in events:
         if "private" in event and (
             event["private"] != [seat]
-            or any(repr(v) not in known for k, v in event.items() if k not in ("type", "seat", "private"))
+            or not all(_known(v, known) for k, v in event.items() if k not in ("type", "seat", "private"))
         ):
             return False
     return seat in engine.to_act(after) and not engine.reaction_seats(after)
+
+
+def _known(value: Any, known: list[Any]) -> bool:
+    """Whether `value` is one of `known` as shown to players, by repr (the same object needs no repr)."""
+    return any(value is k for k in known) or repr(value) in map(repr, known)
 
 
 def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> list[Action]:
@@ -356,7 +363,8 @@ def _next_moves(engine: Engine, run: _Run, seat: int) -> tuple[State | None, lis
         return None, []
     if last["type"] in engine.unordered_moves:
         # A smaller partner of `last` comes before it, in that partner's runs, which cover this one.
-        moves = [m for m in moves if m["type"] != last["type"] or _order(m) >= _order(last)]
+        order = _order(last)
+        moves = [m for m in moves if m["type"] != last["type"] or _order(m) >= order]
     return after, moves
 
 
@@ -375,7 +383,7 @@ def _then(engine: Engine, state: State, seat: int, parts: list[Action], moves: l
 
 
 def _order(action: Action) -> list[tuple[str, str]]:
-    return sorted((k, repr(v)) for k, v in action.items())
+    return sorted(zip(action, map(repr, action.values()), strict=True))
 
 
 def _as_chain(parts: list[Action], unordered: frozenset[str]) -> Action:

@@ -15,6 +15,7 @@ Where the rulebook is silent we chose, and say so in the rules text the bot show
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any
 
 from engines.base import Action, Engine, Event, IllegalAction, Outcome, Secret, State, View, clone
@@ -530,6 +531,7 @@ class Druids(Engine):
         return out
 
 
+@cache  # a hand is sorted at every look-ahead step of the picker
 def _hand_order(card: str) -> tuple[int, str, int]:
     if is_follower(card):
         return (1, "", card_number(card))
