@@ -21,6 +21,7 @@ as the built-in player would play it (a discard or not, the refill), so an ordin
 from __future__ import annotations
 
 import itertools
+import marshal
 from dataclasses import dataclass
 from typing import Any
 
@@ -179,15 +180,19 @@ def _chainable(
     the game, and leaves the mover among those to act with no one else given a chance to react."""
     if after.get("rng") != before.get("rng") or engine.outcome(after) is not None:
         return False
-    if any(e["type"] in engine.revealing_events for e in events):
-        return False
-    known = [*action.values(), *(v for e in events if "private" not in e for v in e.values())]
+    known = list(action.values())  # what the mover's choice and the public events show
+    echoed: list[Any] = []  # what the private events tell the mover
     for event in events:
-        if "private" in event and (
-            event["private"] != [seat]
-            or not all(_known(v, known) for k, v in event.items() if k not in ("type", "seat", "private"))
-        ):
+        if event["type"] in engine.revealing_events:
             return False
+        if "private" not in event:
+            known += event.values()
+        elif event["private"] != [seat]:
+            return False
+        else:
+            echoed += [v for k, v in event.items() if k not in ("type", "seat", "private")]
+    if not all(_known(value, known) for value in echoed):
+        return False
     return seat in engine.to_act(after) and not engine.reaction_seats(after)
 
 
@@ -324,10 +329,11 @@ def turn_runs(
             break
         runs, stopped = grown, []
     index = {id(run): i for i, run in enumerate(runs)}
-    endings: dict[str, list[Action]] = {}
+    endings: dict[bytes, list[Action]] = {}
     ended: list[tuple[int, list[Action]]] = []
     for run, after, moves in stopped:
-        key = repr((moves, engine.viewed_hand(after, seat)))
+        # Equal exactly when the reprs are (plain data, marshal's version 0 has no back-references), and cheaper.
+        key = marshal.dumps((moves, engine.viewed_hand(after, seat)), 0)
         if key not in endings:
             endings[key] = _ending(engine, after, seat)
         if endings[key]:
@@ -361,7 +367,7 @@ def _next_moves(engine: Engine, run: _Run, seat: int) -> tuple[State | None, lis
     moves = engine.legal_actions(after, seat)
     if not moves:
         return None, []
-    if last["type"] in engine.unordered_moves:
+    if last["type"] in engine.unordered_moves and any(m["type"] == last["type"] for m in moves):
         # A smaller partner of `last` comes before it, in that partner's runs, which cover this one.
         order = _order(last)
         moves = [m for m in moves if m["type"] != last["type"] or _order(m) >= order]

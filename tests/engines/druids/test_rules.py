@@ -213,12 +213,14 @@ def _containers(data, found):
     return found
 
 
-def test_the_fast_state_copy_is_a_deep_copy():
+def test_the_fast_state_copy_shares_only_the_played_cards():
+    """Moves never change a played card's entry (the conformance suite checks that apply leaves its input as it
+    was), so copies may share those entries, and nothing else."""
     for state in _played_states():
         copy = druids.copy_state(state)
         assert copy == clone(state)
         shared = {id(c) for c in _containers(state, [])} & {id(c) for c in _containers(copy, [])}
-        assert not shared  # changing the copy can never change the original
+        assert shared == {id(c) for place in state["places"] for c in place["cards"]}
 
 
 def test_the_hand_alone_is_the_hand_of_the_view():
