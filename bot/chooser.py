@@ -70,17 +70,22 @@ def _varies(actions: list[Action], key: str) -> bool:
 _PLAIN = frozenset({str, int, type(None)})
 
 
+def _column(actions: list[Action], key: str) -> list[Any]:
+    """`key`'s value in each action, as values are told apart: by repr (1 and True differ), which strings, whole
+    numbers and None need not go through."""
+    values = [a.get(key) for a in actions]
+    return values if _PLAIN.issuperset(map(type, values)) else list(map(repr, values))
+
+
 def _distinct(actions: list[Action], keys: list[str], limit: int | None = None) -> list[tuple[Any, ...]]:
     """The combinations of `keys`' values in `actions`, each once, in order; stopped once there are more than
     `limit`."""
-    seen: dict[Any, tuple[Any, ...]] = {}
-    for action in actions:
-        combo = tuple(map(action.get, keys))
-        # Values are told apart by repr (1 and True differ); strings, whole numbers and None need no repr.
-        seen.setdefault(combo if _PLAIN.issuperset(map(type, combo)) else repr(combo), combo)
-        if limit is not None and len(seen) > limit:
+    rows: dict[tuple[Any, ...], int] = {}  # each combination's first action
+    for row, shown in enumerate(zip(*(_column(actions, k) for k in keys), strict=True)):
+        rows.setdefault(shown, row)
+        if limit is not None and len(rows) > limit:
             break
-    return list(seen.values())
+    return [tuple(actions[row].get(k) for k in keys) for row in rows.values()]
 
 
 def _step(

@@ -401,15 +401,19 @@ class Druids(Engine):
         scorable = self._scorable(state)
         places = []
         for i, place in enumerate(state["places"]):
+            followers: list[int] = []
+            gems_by_seat = [0] * state["players"]
+            for c in place["cards"]:
+                if is_follower(c["card"]):
+                    followers.append(c["seat"])
+                else:
+                    gems_by_seat[c["seat"]] += 1
             entry: dict[str, Any] = {
                 "place": i,
                 "kind": place["kind"],
-                "gems": sum(1 for c in place["cards"] if not is_follower(c["card"])),
-                "followers": [c["seat"] for c in place["cards"] if is_follower(c["card"])],
-                "gems_by_seat": [
-                    sum(1 for c in place["cards"] if c["seat"] == s and not is_follower(c["card"]))
-                    for s in range(state["players"])
-                ],
+                "gems": sum(gems_by_seat),
+                "followers": followers,
+                "gems_by_seat": gems_by_seat,
                 "scorable": i in scorable,
             }
             if viewer is not None:
