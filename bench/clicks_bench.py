@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import time
 from collections import defaultdict
 from collections.abc import Iterator
 from typing import Any
@@ -147,6 +148,30 @@ def run(games: int = 4) -> None:
                 if now.get(kind):
                     extra = f"   without suggestions {_summary(manual[kind])}" if manual is not now else ""
                     print(_line(f"{policy} {kind}", now[kind]) + extra + f"   was {_summary(before[kind])}")
+    times = [1000 * t for t in offers_cost(games)]
+    print(
+        f"Druids whole-turn offers per decision: mean {statistics.mean(times):.1f} / p90 {percentile(times, 90):.1f}"
+        f" / max {max(times):.1f} ms (process CPU; {len(times)} decisions, {games} seeded 3-player games)"
+    )
+
+
+def offers_cost(games: int) -> list[float]:
+    """Process CPU seconds to work out the picker's offers at each decision of seeded 3-player Druids games played
+    by the built-in player (whole runs of a turn: `turn_runs` and the endings, `bot/chooser.py`)."""
+    engine = get_engine("druids")
+    times = []
+    for seed in range(games):
+        state = engine.new_game(3, {}, seed)
+        for step in range(200):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            actions = engine.legal_actions(state, seat)
+            start = time.process_time()
+            picker_actions(engine, state, seat, actions)
+            times.append(time.process_time() - start)
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, step))
+    return times
 
 
 def _summary(values: list[int]) -> str:

@@ -20,6 +20,8 @@ as the built-in player would play it (a discard or not, the refill), so an ordin
 
 from __future__ import annotations
 
+import itertools
+import marshal
 from dataclasses import dataclass
 from typing import Any
 
@@ -55,18 +57,63 @@ class PathError(ValueError):
 
 
 def _keys(actions: list[Action]) -> list[str]:
-    keys: list[str] = []
-    for action in actions:
-        keys += [key for key in action if key not in keys]
-    return keys
+    return list(dict.fromkeys(itertools.chain.from_iterable(actions)))
 
 
-def _distinct(actions: list[Action], keys: list[str]) -> list[tuple[Any, ...]]:
-    seen: dict[str, tuple[Any, ...]] = {}
-    for action in actions:
-        combo = tuple(action.get(k) for k in keys)
-        seen.setdefault(repr(combo), combo)
-    return list(seen.values())
+def _varies(actions: list[Action], key: str) -> bool:
+    """Whether `key` takes more than one value in `actions`, values told apart by their repr."""
+    first = actions[0].get(key)
+    shown = repr(first)
+    return any(value is not first and repr(value) != shown for value in (a.get(key) for a in actions))
+
+
+_PLAIN = frozenset({str, int, type(None)})
+
+
+def _column(actions: list[Action], key: str) -> list[Any]:
+    """`key`'s value in each action, as values are told apart: by repr (1 and True differ), which strings, whole
+    numbers and None need not go through."""
+    values = [a.get(key) for a in actions]
+    return values if _PLAIN.issuperset(map(type, values)) else list(map(repr, values))
+
+
+def _distinct(actions: list[Action], keys: list[str], limit: int | None = None) -> list[tuple[Any, ...]]:
+    """The combinations of `keys`' values in `actions`, each once, in order; stopped once there are more than
+    `limit`."""
+    rows: dict[tuple[Any, ...], int] = {}  # each combination's first action
+    for row, shown in enumerate(zip(*(_column(actions, k) for k in keys), strict=True)):
+        rows.setdefault(shown, row)
+        if limit is not None and len(rows) > limit:
+            break
+    return [tuple(actions[row].get(k) for k in keys) for row in rows.values()]
+
+
+def _step(
+    remaining: list[Action], chosen: dict[str, Any], limit: int
+) -> tuple[list[str], list[tuple[Any, ...]]]:
+    """The parameters asked next (several, while their combinations fit one menu) and their distinct values;
+    no parameters once every remaining action is the same one."""
+    open_keys = [k for k in _keys(remaining) if k not in chosen and _varies(remaining, k)]
+    if not open_keys:
+        return [], []
+    joint, combos = open_keys[:1], None
+    for key in open_keys[1:]:
+        wider = _distinct(remaining, [*joint, key], limit)
+        if len(wider) > limit:
+            break
+        joint, combos = [*joint, key], wider
+    if len(joint) > 1 and [k for k in open_keys if k not in joint] == [ENDING]:
+        joint, combos = joint[:-1], None  # an ending is asked with the run's last choice, never on its own
+    return joint, _distinct(remaining, joint) if combos is None else combos
+
+
+def _pick(
+    remaining: list[Action], chosen: dict[str, Any], joint: list[str], picked: tuple[Any, ...]
+) -> list[Action]:
+    """The actions left once `picked` is chosen for `joint`; `chosen` is updated."""
+    # A parameter the picked actions lack is not "chosen" (labels would have nothing to name).
+    chosen.update((k, v) for k, v in zip(joint, picked, strict=True) if v is not None)
+    return [a for a in remaining if tuple(map(a.get, joint)) == picked]
 
 
 def narrow(actions: list[Action], path: list[int], limit: int = COMBINE_LIMIT) -> Prompt | Chosen:
@@ -76,42 +123,34 @@ def narrow(actions: list[Action], path: list[int], limit: int = COMBINE_LIMIT) -
     chosen: dict[str, Any] = {}
     steps = iter(path)
     while True:
-        open_keys = [
-            k for k in _keys(remaining) if k not in chosen and len({repr(a.get(k)) for a in remaining}) > 1
-        ]
-        if not open_keys:  # every remaining action is the same one
+        joint, combos = _step(remaining, chosen, limit)
+        if not joint:  # every remaining action is the same one
             if next(steps, None) is not None:
                 raise PathError("path longer than the choice")
             return Chosen(remaining[0])
-        joint = open_keys[:1]
-        for key in open_keys[1:]:
-            if len(_distinct(remaining, [*joint, key])) > limit:
-                break
-            joint.append(key)
-        if len(joint) > 1 and [k for k in open_keys if k not in joint] == [ENDING]:
-            joint.pop()  # an ending is asked with the run's last choice, never on its own
-        combos = _distinct(remaining, joint)
-        values: list[Any] = combos if len(joint) > 1 else [combo[0] for combo in combos]
         index = next(steps, None)
         if index is None:
+            values: list[Any] = combos if len(joint) > 1 else [combo[0] for combo in combos]
             return Prompt(JOIN.join(joint), values, chosen)
-        if not 0 <= index < len(values):
+        if not 0 <= index < len(combos):
             raise PathError("choice out of range")
-        picked = combos[index]
-        # A parameter the picked actions lack is not "chosen" (labels would have nothing to name).
-        chosen.update((k, v) for k, v in zip(joint, picked, strict=True) if v is not None)
-        remaining = [a for a in remaining if all(a.get(k) == v for k, v in zip(joint, picked, strict=True))]
+        remaining = _pick(remaining, chosen, joint, combos[index])
 
 
 def path_to(actions: list[Action], action: Action, limit: int = COMBINE_LIMIT) -> list[int]:
     """The choices that lead to `action` (one of `actions`)."""
+    if not actions:
+        raise PathError("no legal action")
+    remaining = list(actions)
+    chosen: dict[str, Any] = {}
     path: list[int] = []
-    while isinstance(step := narrow(actions, path, limit), Prompt):
-        wanted = tuple(action.get(k) for k in step.keys)
-        path.append(
-            next(i for i, v in enumerate(step.values) if (v if len(step.keys) > 1 else (v,)) == wanted)
-        )
-    if step.action != action:
+    while (step := _step(remaining, chosen, limit))[0]:
+        joint, combos = step
+        wanted = tuple(action.get(k) for k in joint)
+        index = next(i for i, combo in enumerate(combos) if combo == wanted)
+        path.append(index)
+        remaining = _pick(remaining, chosen, joint, combos[index])
+    if remaining[0] != action:
         raise PathError("not one of the actions")
     return path
 
@@ -146,18 +185,25 @@ def _chainable(
     the game, and leaves the mover among those to act with no one else given a chance to react."""
     if after.get("rng") != before.get("rng") or engine.outcome(after) is not None:
         return False
-    if any(e["type"] in engine.revealing_events for e in events):
-        return False
-    known = {repr(v) for v in action.values()} | {
-        repr(v) for e in events if "private" not in e for v in e.values()
-    }
+    known = list(action.values())  # what the mover's choice and the public events show
+    echoed: list[Any] = []  # what the private events tell the mover
     for event in events:
-        if "private" in event and (
-            event["private"] != [seat]
-            or any(repr(v) not in known for k, v in event.items() if k not in ("type", "seat", "private"))
-        ):
+        if event["type"] in engine.revealing_events:
             return False
+        if "private" not in event:
+            known += event.values()
+        elif event["private"] != [seat]:
+            return False
+        else:
+            echoed += [v for k, v in event.items() if k not in ("type", "seat", "private")]
+    if not all(_known(value, known) for value in echoed):
+        return False
     return seat in engine.to_act(after) and not engine.reaction_seats(after)
+
+
+def _known(value: Any, known: list[Any]) -> bool:
+    """Whether `value` is one of `known` as shown to players, by repr (the same object needs no repr)."""
+    return any(value is k for k in known) or repr(value) in map(repr, known)
 
 
 def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> list[Action]:
@@ -281,16 +327,18 @@ def turn_runs(
             if after is None:
                 grown.append(_Run(run.parts, run.before, open=False))
             else:
-                grown += _then(engine, after, seat, run.parts, moves)
+                if len(grown) <= cap:  # past the cap, this round is dropped but for the runs it stopped
+                    grown += _then(engine, after, seat, run.parts, moves)
                 stopped.append((run, after, moves))
         if len(grown) > cap:
             break
         runs, stopped = grown, []
     index = {id(run): i for i, run in enumerate(runs)}
-    endings: dict[str, list[Action]] = {}
+    endings: dict[bytes, list[Action]] = {}
     ended: list[tuple[int, list[Action]]] = []
     for run, after, moves in stopped:
-        key = repr((moves, engine.view(after, seat).get("hand")))
+        # Equal exactly when the reprs are (plain data, marshal's version 0 has no back-references), and cheaper.
+        key = marshal.dumps((moves, engine.viewed_hand(after, seat)), 0)
         if key not in endings:
             endings[key] = _ending(engine, after, seat)
         if endings[key]:
@@ -305,7 +353,7 @@ def _ending(engine: Engine, state: State, seat: int) -> list[Action]:
     while len(parts) < MAX_SUGGESTED:
         move = engine.bot_action(state, seat, 0)
         if move["type"] in engine.blind_repeats:
-            return parts + [move] * _repeats(engine, state, seat, move)
+            return parts + [move] * engine.repeat_count(state, seat, move, MAX_SUGGESTED)
         after, events = engine.apply(state, seat, move)
         parts.append(move)
         if not _chainable(engine, state, after, seat, move, events):
@@ -324,9 +372,10 @@ def _next_moves(engine: Engine, run: _Run, seat: int) -> tuple[State | None, lis
     moves = engine.legal_actions(after, seat)
     if not moves:
         return None, []
-    if last["type"] in engine.unordered_moves:
+    if last["type"] in engine.unordered_moves and any(m["type"] == last["type"] for m in moves):
         # A smaller partner of `last` comes before it, in that partner's runs, which cover this one.
-        moves = [m for m in moves if m["type"] != last["type"] or _order(m) >= _order(last)]
+        order = _order(last)
+        moves = [m for m in moves if m["type"] != last["type"] or _order(m) >= order]
     return after, moves
 
 
@@ -336,7 +385,7 @@ def _then(engine: Engine, state: State, seat: int, parts: list[Action], moves: l
         if move["type"] not in engine.blind_repeats:
             out.append(_Run([*parts, move], state))
             continue
-        repeats = _repeats(engine, state, seat, move)
+        repeats = engine.repeat_count(state, seat, move, MAX_SUGGESTED)
         if repeats > 1:
             out.append(_Run([*parts] + [move] * repeats, state, open=False))
         if repeats == 1 or len(moves) > 1:
@@ -344,19 +393,8 @@ def _then(engine: Engine, state: State, seat: int, parts: list[Action], moves: l
     return out
 
 
-def _repeats(engine: Engine, state: State, seat: int, move: Action) -> int:
-    """How many times `move` can be made in a row before the mover's turn moves on."""
-    count = 0
-    while (
-        seat in engine.to_act(state) and move in engine.legal_actions(state, seat) and count < MAX_SUGGESTED
-    ):
-        state, _ = engine.apply(state, seat, move)
-        count += 1
-    return count
-
-
 def _order(action: Action) -> list[tuple[str, str]]:
-    return sorted((k, repr(v)) for k, v in action.items())
+    return sorted(zip(action, map(repr, action.values()), strict=True))
 
 
 def _as_chain(parts: list[Action], unordered: frozenset[str]) -> Action:

@@ -219,6 +219,25 @@ class Engine(ABC):
             e["type"] in self.revealing_events or set(e.get("private", [seat])) - {seat} for e in events
         )
 
+    def copy_state(self, state: State) -> State:
+        """A deep copy of `state` for `apply` to change. Engines whose moves are looked ahead by the thousand (the
+        Druids picker) override it with a faster copy of their own state's shape."""
+        return clone(state)
+
+    def repeat_count(self, state: State, seat: int, action: Action, limit: int) -> int:
+        """How many times in a row `seat` can make `action` before its turn moves on (at most `limit`): for the
+        moves of `blind_repeats`, which an engine may count without making them."""
+        count = 0
+        while count < limit and seat in self.to_act(state) and action in self.legal_actions(state, seat):
+            state, _ = self.apply(state, seat, action)
+            count += 1
+        return count
+
+    def viewed_hand(self, state: State, seat: int) -> Any:
+        """What `view(state, seat)` shows under "hand" (None: no hand), which an engine may work out without
+        the rest of the view."""
+        return self.view(state, seat).get("hand")
+
     def is_legal(self, state: State, seat: int, action: Action) -> bool:
         """Whether `seat` may take `action` now (`seat` is known to be one that may act). Engines with many legal
         actions override this with a direct check; it must agree with legal_actions."""
@@ -249,12 +268,12 @@ class Engine(ABC):
             raise IllegalAction("game_over")
         if seat not in self.to_act(state):
             if isinstance(action, dict) and action in self.side_actions(state, seat):
-                after = clone(state)
+                after = self.copy_state(state)
                 return after, self._apply(after, seat, action)
             raise IllegalAction("not_your_turn")
         if not isinstance(action, dict) or not self.is_legal(state, seat, action):
             raise self.explain_illegal(state, seat, action if isinstance(action, dict) else {})
-        after = clone(state)
+        after = self.copy_state(state)
         events = self._apply(after, seat, action)
         return after, events
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from engines import get_engine
-from engines.base import IllegalAction, clone
+from engines.base import Engine, IllegalAction, clone
 from engines.druids.engine import PLACE_CARDS, TRACK_LENGTH, TRACK_STEPS, distribute
 
 druids = get_engine("druids")
@@ -192,6 +192,56 @@ def test_apply_never_changes_its_input():
     before = clone(state)
     druids.apply(state, 0, druids.legal_actions(state, 0)[0])
     assert state == before
+
+
+def _played_states():
+    """Every state of seeded games for 2-4 players, played by the built-in player to the end."""
+    for players in (2, 3, 4):
+        state = fresh(players, seed=players)
+        yield state
+        while druids.outcome(state) is None:
+            seat = druids.to_act(state)[0]
+            state, _ = druids.apply(state, seat, druids.bot_action(state, seat, state["turn"]))
+            yield state
+
+
+def _containers(data, found):
+    if isinstance(data, (dict, list)):
+        found.append(data)
+        for item in data.values() if isinstance(data, dict) else data:
+            _containers(item, found)
+    return found
+
+
+def test_the_fast_state_copy_shares_only_the_played_cards():
+    """Moves never change a played card's entry (the conformance suite checks that apply leaves its input as it
+    was), so copies may share those entries, and nothing else."""
+    for state in _played_states():
+        copy = druids.copy_state(state)
+        assert copy == clone(state)
+        shared = {id(c) for c in _containers(state, [])} & {id(c) for c in _containers(copy, [])}
+        assert shared == {id(c) for place in state["places"] for c in place["cards"]}
+
+
+def test_the_hand_alone_is_the_hand_of_the_view():
+    for state in _played_states():
+        for seat in range(state["players"]):
+            assert druids.viewed_hand(state, seat) == druids.view(state, seat)["hand"]
+
+
+def test_refills_counted_without_drawing_are_the_refills_drawn():
+    draw = {"type": "draw_gem"}
+    checked = 0
+    for state in _played_states():
+        for seat in range(state["players"]):
+            drawn = Engine.repeat_count(druids, state, seat, draw, 12)
+            assert druids.repeat_count(state, seat, draw, 12) == drawn
+            checked += drawn > 0
+    assert checked > 100
+    state = fresh(2)
+    state.update(phase="refill", gem_deck=[], gem_discard=["ruby-3"])
+    state["hands"][0] = state["hands"][0][:4]
+    assert druids.repeat_count(state, 0, draw, 12) == Engine.repeat_count(druids, state, 0, draw, 12) == 1
 
 
 def test_views_hide_hands_and_faces_of_played_cards():
