@@ -53,6 +53,7 @@ FATE_RESERVE = 2  # fate kept for the Portal and the inner region: battle dice a
 # Where a character heals for gold: the Village and the City (outer), the Castle (middle).
 VILLAGE = 0
 CASTLE = 39
+TAVERN = 18  # a 6 there ferries a character to the Temple, in the middle region
 MINES = 41  # the inner region's first space by Craft; the Crypt is the first by Strength
 CRYPT = 47
 HEALERS = (VILLAGE, 12, CASTLE)
@@ -132,7 +133,7 @@ def choose(view: dict[str, Any], actions: list[Action], rng: Rng) -> Action:
         pick = _time_spell(view, me, actions) or _inner_step(me, actions) or _crossing(view, me, actions)
         if pick is not None:
             return pick
-    if kind == "pick_space" and me is not None:
+    if kind in ("pick_space", "go_space") and me is not None:
         spaces = {a["space"]: a for a in actions if a["type"] == "pick_space"}
         pick = next((spaces[t] for t in goals(me, view) if t in spaces), None)
         if pick is not None:
@@ -303,7 +304,7 @@ def goals(me: Char, view: dict[str, Any] | None = None) -> tuple[int, ...]:
         if me["gold"] >= AXE_PRICE and (view is None or view.get("purchase", {}).get("axe", 1) > 0):
             return (VILLAGE,)
         # Without an Axe or the gold for one, a Sentinel fight a point short beats waiting for gold.
-        return (SENTINEL,) if racing or battle_strength(me) >= BRIDGE_READY - 1 else ()
+        return (SENTINEL,) if racing or battle_strength(me) >= BRIDGE_READY - 1 else (TAVERN,)
     if space in MIDDLE:
         if has_talisman(me):
             if power < PORTAL_READY and not racing:
@@ -333,6 +334,9 @@ def _crossing(view: dict[str, Any], me: Char, actions: list[Action]) -> Action |
     when it is ready for the middle region and the bridge is not its way over."""
     if me["space"] not in OUTER or not (wants_middle(me) or _crown_taken_by_other(view, me)):
         return None
+    ferry = _first(actions, "take_ferry")
+    if ferry is not None:
+        return ferry
     sail = [a for a in actions if a["type"] == "use_raft"]
     if sail:
         return min(sail, key=lambda a: _distance(a["to"], WARLOCK if not has_talisman(me) else PORTAL))
@@ -347,9 +351,9 @@ def _time_spell(view: dict[str, Any], me: Char, actions: list[Action]) -> Action
     casts = {a["spell"]: a for a in actions if a["type"] == "cast_spell"}
     if "temporal_warp" in casts:
         return casts["temporal_warp"]
-    if "teleport" in casts and me["space"] not in goals(me, view):
-        if any(_same_ring(me["space"], t) for t in goals(me, view)):
-            return casts["teleport"]
+    if me["space"] not in goals(me, view) and any(_same_ring(me["space"], t) for t in goals(me, view)):
+        # The Tavern's wizard offers the same for this move only.
+        return _first(actions, "take_teleport") or casts.get("teleport")
     return None
 
 
