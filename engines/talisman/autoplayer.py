@@ -499,7 +499,7 @@ def _shop(view: dict[str, Any], me: Char, actions: list[Action]) -> Action | Non
     axe_left = view.get("purchase", {}).get("axe", 1) > 0
     saving = needs_axe and axe_left and "axe" not in buys and not _has_raft(me)
     heal = _first(actions, "royal_heal", "heal")
-    if heal and me["life"] < (LOW_LIFE if saving else HEALED_ENOUGH):
+    if heal and me["life"] <= (LOW_LIFE if saving else HEALED_ENOUGH - 1):  # LOW_LIFE: what `goals` heals at
         return heal
     if needs_axe and "axe" in buys:
         return buys["axe"]
