@@ -5,7 +5,8 @@ hard seat rotating), win rates with 95 % Wilson intervals (a shared win counts a
 thinking time per decision (p50/p99). Roll Player solo: the hard and the easy player's mean final score on the same
 seeds, and the paired difference with its 95 % interval. Talisman: four easy players with the default options,
 median and p90 game length in rounds, how often a character reaches the Crown, and how games end (at the Crown,
-another ending, or the round cap); `python -m bench.strength_bench --game talisman --race-only` prints just that.
+another ending, or the round cap); `python -m bench.strength_bench --game talisman --race-only` prints just that
+(seeds 5000 onwards; `--first-seed` picks another set).
 
 `python -m bench.strength_bench --games 200` is the full bench (the issue's sample size); the hard player's
 budget (simulated moves per decision) defaults to each engine's `search_budget`, which keeps a decision within
