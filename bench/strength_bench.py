@@ -5,7 +5,8 @@ hard seat rotating), win rates with 95 % Wilson intervals (a shared win counts a
 thinking time per decision (p50/p99). Roll Player solo: the hard and the easy player's mean final score on the same
 seeds, and the paired difference with its 95 % interval. Talisman: four easy players with the default options,
 median and p90 game length in rounds, how often a character reaches the Crown, and how games end (at the Crown,
-another ending, or the round cap); `python -m bench.strength_bench --game talisman --race-only` prints just that.
+another ending, or the round cap); `python -m bench.strength_bench --game talisman --race-only` prints just that
+(seeds 5000 onwards; `--first-seed` picks another set).
 
 `python -m bench.strength_bench --games 200` is the full bench (the issue's sample size); the hard player's
 budget (simulated moves per decision) defaults to each engine's `search_budget`, which keeps a decision within
@@ -116,12 +117,12 @@ def solo(engine: Engine, games: int, budget: int | None, think: list[float]) -> 
 TALISMAN_GOAL_ROUNDS = 60  # the issue's goal: the median 4-bot game ends within this many rounds
 
 
-def talisman_race(engine: Engine, games: int, round_cap: int) -> str:
+def talisman_race(engine: Engine, games: int, round_cap: int, first_seed: int = 5000) -> str:
     """Four easy players with the default options: game length in rounds, how often a character reaches the
-    Crown (whatever happens after), and how games end."""
+    Crown (whatever happens after), and how games end, over seeds first_seed onwards."""
     rounds, endings, crowned = [], {"crown": 0, "other": 0, "capped": 0}, 0
     for game in range(games):
-        state = play(engine, 4, ["easy"] * 4, 5000 + game, None, [], round_cap=round_cap)
+        state = play(engine, 4, ["easy"] * 4, first_seed + game, None, [], round_cap=round_cap)
         rounds.append(state["round"])
         crowned += bool(state["crown"])
         if engine.outcome(state) is None:
@@ -134,7 +135,7 @@ def talisman_race(engine: Engine, games: int, round_cap: int) -> str:
     median = statistics.median(rounds)
     verdict = "met" if median <= TALISMAN_GOAL_ROUNDS and crowned * 2 > games else "NOT MET"
     return (
-        f"4 easy bots, default options: median {median:.0f} rounds (p90 {percentile(rounds, 90):.0f}); "
+        f"seeds {first_seed}-{first_seed + games - 1}, 4 easy bots, default options: median {median:.0f} rounds (p90 {percentile(rounds, 90):.0f}); "
         f"a character reached the Crown in {crowned}/{games} [{low:.0%}, {high:.0%}]; ended at the Crown "
         f"{endings['crown']}, other ending {endings['other']}, stopped at {round_cap} rounds {endings['capped']} "
         f"(goal: the Crown in most games, median <= {TALISMAN_GOAL_ROUNDS} rounds: {verdict})"
@@ -147,9 +148,10 @@ def run(
     only: list[str] | None = None,
     round_cap: int = TALISMAN_ROUND_CAP,
     race_only: bool = False,
+    first_seed: int = 5000,
 ) -> None:
     if race_only:
-        print(f"talisman race: {talisman_race(get_engine('talisman'), games, round_cap)}")
+        print(f"talisman race: {talisman_race(get_engine('talisman'), games, round_cap, first_seed)}")
         return
     print("\n## Built-in players: hard against easy")
     print(
@@ -191,6 +193,7 @@ def main() -> None:
     parser.add_argument(
         "--race-only", action="store_true", help="only the Talisman 4-easy-bot race figures (no hard player)"
     )
+    parser.add_argument("--first-seed", type=int, default=5000, help="first seed of the race-only games")
     args = parser.parse_args()
     run(
         games=args.games,
@@ -198,6 +201,7 @@ def main() -> None:
         only=args.game,
         round_cap=args.round_cap,
         race_only=args.race_only,
+        first_seed=args.first_seed,
     )
 
 

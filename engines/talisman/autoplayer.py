@@ -2,16 +2,18 @@
 the seat's own view and the legal actions.
 
 In the outer region it gathers strength and craft, fighting what it can likely beat, buying an Axe at the Village
-and training where it can. Once its best stat is high enough it crosses the Storm River: over the Sentinel's
-bridge when its battle strength makes that fight a fair one, otherwise on a Raft it builds with the Axe in a
-Woods or the Forest (the Sentinel's Strength 9 beats a Strength 7 character five times in six). In the middle
-region it takes a quest at the Warlock's Cave unless it holds a Talisman, and with one heads for the Portal of
-Power as soon as its best stat gives it a fair roll; in the inner region it walks on to the Crown by the Mines or
-the Crypt, whichever its stats suit, turning back only on its last life, and there casts the Command Spell every
-turn. Once someone holds the Crown the others stop hiding at the healers: their only way to win is to get there
-too. Fate re-rolls the dice that matter (the Portal, the Mines and the Crypt, Death, a missed Command Spell, a bad
-battle die while fate is plentiful). It declines other players' windows, casts Spells to win its own fights or to
-heal itself, keeps what it finds and heals when hurt. `evaluate` judges how far along that race a seat is."""
+and training where it can; until it holds the Axe it spends gold on nothing else but a life on the brink. Once
+its best stat is high enough it crosses the Storm River: over the Sentinel's bridge when its battle strength
+makes that fight a fair one, otherwise on a Raft it builds with the Axe in a Woods or the Forest (the Sentinel's
+Strength 9 beats a Strength 7 character five times in six), and with neither an Axe nor its price it tries the
+Sentinel a point short rather than wait for gold. It casts Temporal Warp at once and Teleport to reach a space
+it heads for in its region. In the middle region it takes a quest at the Warlock's Cave unless it holds a
+Talisman, and with one heads for the Portal of Power as soon as its best stat gives it a fair roll; in the inner
+region it walks on to the Crown by the Mines or the Crypt, whichever its stats suit, turning back only on its
+last life, and there casts the Command Spell every turn. Once someone holds the Crown the others stop hiding at
+the healers: their only way to win is to get there too. Fate re-rolls the dice that matter (the Portal, the Mines
+and the Crypt, Death, a missed Command Spell, a bad battle die while fate is plentiful). It declines other
+players' windows, casts Spells to win its own fights or to heal itself, keeps what it finds and heals when hurt. `evaluate` judges how far along that race a seat is."""
 
 from __future__ import annotations
 
@@ -51,6 +53,7 @@ FATE_RESERVE = 2  # fate kept for the Portal and the inner region: battle dice a
 # Where a character heals for gold: the Village and the City (outer), the Castle (middle).
 VILLAGE = 0
 CASTLE = 39
+TAVERN = 18  # a 6 there ferries a character to the Temple, in the middle region
 MINES = 41  # the inner region's first space by Craft; the Crypt is the first by Strength
 CRYPT = 47
 HEALERS = (VILLAGE, 12, CASTLE)
@@ -127,7 +130,12 @@ def choose(view: dict[str, Any], actions: list[Action], rng: Rng) -> Action:
         if pick is not None:
             return pick
     if kind == "start" and me is not None:
-        pick = _inner_step(me, actions) or _crossing(view, me, actions)
+        pick = _time_spell(view, me, actions) or _inner_step(me, actions) or _crossing(view, me, actions)
+        if pick is not None:
+            return pick
+    if kind in ("pick_space", "go_space") and me is not None:
+        spaces = {a["space"]: a for a in actions if a["type"] == "pick_space"}
+        pick = next((spaces[t] for t in goals(me, view) if t in spaces), None)
         if pick is not None:
             return pick
     if kind == "shop" and me is not None:
@@ -295,7 +303,8 @@ def goals(me: Char, view: dict[str, Any] | None = None) -> tuple[int, ...]:
             return RAFT_YARDS
         if me["gold"] >= AXE_PRICE and (view is None or view.get("purchase", {}).get("axe", 1) > 0):
             return (VILLAGE,)
-        return (SENTINEL,) if racing else ()
+        # Without an Axe or the gold for one, a Sentinel fight a point short beats waiting for gold.
+        return (SENTINEL,) if racing or battle_strength(me) >= BRIDGE_READY - 1 else (TAVERN,)
     if space in MIDDLE:
         if has_talisman(me):
             if power < PORTAL_READY and not racing:
@@ -325,11 +334,26 @@ def _crossing(view: dict[str, Any], me: Char, actions: list[Action]) -> Action |
     when it is ready for the middle region and the bridge is not its way over."""
     if me["space"] not in OUTER or not (wants_middle(me) or _crown_taken_by_other(view, me)):
         return None
+    ferry = _first(actions, "take_ferry")
+    if ferry is not None:
+        return ferry
     sail = [a for a in actions if a["type"] == "use_raft"]
     if sail:
         return min(sail, key=lambda a: _distance(a["to"], WARLOCK if not has_talisman(me) else PORTAL))
     if battle_strength(me) < BRIDGE_READY and not _has_raft(me):
         return _first(actions, "build_raft")
+    return None
+
+
+def _time_spell(view: dict[str, Any], me: Char, actions: list[Action]) -> Action | None:
+    """Spells that save turns: Temporal Warp (three turns in a row, three Command Spells at the Crown) at once,
+    Teleport when a space it heads for is in its region and a roll would need luck to land there."""
+    casts = {a["spell"]: a for a in actions if a["type"] == "cast_spell"}
+    if "temporal_warp" in casts:
+        return casts["temporal_warp"]
+    if me["space"] not in goals(me, view) and any(_same_ring(me["space"], t) for t in goals(me, view)):
+        # The Tavern's wizard offers the same for this move only.
+        return _first(actions, "take_teleport") or casts.get("teleport")
     return None
 
 
@@ -468,17 +492,23 @@ def _shop(view: dict[str, Any], me: Char, actions: list[Action]) -> Action | Non
     by_type: dict[str, list[Action]] = {}
     for action in actions:
         by_type.setdefault(action["type"], []).append(action)
-    heal = _first(actions, "royal_heal", "heal")
-    if heal and me["life"] < HEALED_ENOUGH:
-        return heal
     buys = {a["item"]: a for a in by_type.get("buy", [])}
     needs_axe = me["space"] in OUTER and not _has_axe(me) and battle_strength(me) < BRIDGE_READY
+    # Gold is scarce in the outer region and the Axe is most characters' way over the river: until it is bought
+    # the gold goes on nothing else but a life on the brink.
+    axe_left = view.get("purchase", {}).get("axe", 1) > 0
+    saving = needs_axe and axe_left and "axe" not in buys and not _has_raft(me)
+    heal = _first(actions, "royal_heal", "heal")
+    if heal and me["life"] <= (LOW_LIFE if saving else HEALED_ENOUGH - 1):  # LOW_LIFE: what `goals` heals at
+        return heal
     if needs_axe and "axe" in buys:
         return buys["axe"]
+    mystic = next((a for a in by_type.get("visit", []) if a["who"] in SAFE_VISITS), None)
+    if saving:
+        return mystic
     if "train" in by_type:
         want = "strength" if me["space"] in OUTER else _main_stat(me)
         return next((a for a in by_type["train"] if a["stat"] == want), by_type["train"][0])
-    mystic = next((a for a in by_type.get("visit", []) if a["who"] in SAFE_VISITS), None)
     if mystic:
         return mystic
     if heal:

@@ -133,7 +133,7 @@ def test_talisman_easy_bots_reach_the_crown():
     assert finished >= 3
 
 
-@pytest.mark.parametrize("seed", [4, 8])
+@pytest.mark.parametrize("seed", [3, 9])
 def test_talisman_easy_bots_crown_a_winner_within_60_rounds(seed):
     """Fixed seeded 4-bot games with the default options end within the issue's 60 rounds, won by the character
     on the Crown (its Command Spell wore the others down), not by the round cap or another ending."""
