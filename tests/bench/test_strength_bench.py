@@ -15,9 +15,9 @@ def test_the_strength_bench_prints_its_figures(capsys):
 
 
 def test_the_talisman_race_alone_prints_its_figures(capsys):
-    strength_bench.run(games=1, round_cap=2, race_only=True)
+    strength_bench.run(games=1, round_cap=2, race_only=True, first_seed=7000)
     out = capsys.readouterr().out
-    assert out.startswith("talisman race: 4 easy bots") and "hard" not in out
+    assert out.startswith("talisman race: seeds 7000-7000, 4 easy bots") and "hard" not in out
 
 
 def test_wilson_interval_brackets_the_rate():
