@@ -171,6 +171,10 @@ class Table:
         return self.once("token", seat, lambda: choice_token(choices(self, seat)))
 
 
+def _of(tables: list[Table], statuses: tuple[str, ...]) -> list[Table]:
+    return [table for table in tables if table.status in statuses]
+
+
 def choices(table: Table, seat: int) -> list[Action]:
     """What `seat` may do now: its legal actions, or when it is not its move, its side actions (e.g. taking back
     a "ready")."""
@@ -266,8 +270,7 @@ class GameService:
         asked for, so the recent games learn the place's whole list."""
         if not set(statuses) <= set(OPEN):
             return await self._tables(where & _GAMES.c.status.in_(statuses))
-        tables = await self._tables(where & _GAMES.c.status.in_(OPEN), place)
-        return [table for table in tables if table.status in statuses]
+        return _of(await self._tables(where & _GAMES.c.status.in_(OPEN), place), statuses)
 
     # --- reading for autocomplete: suggestions from the recent games (bot/recent.py), which may be out of date;
     # each falls back to one database read, which fills them. Commands read with the methods above.
@@ -276,16 +279,12 @@ class GameService:
         return self.recent.game(game_id) or await self.get(game_id)
 
     async def recent_games_in_channel(self, channel_id: int, statuses: tuple[str, ...] = OPEN) -> list[Table]:
-        tables = self.recent.games_at(("channel", channel_id))
-        if tables is None:
-            return await self.games_in_channel(channel_id, statuses)
-        return [table for table in tables if table.status in statuses]
+        kept = self.recent.games_at(("channel", channel_id))
+        return _of(kept, statuses) if kept is not None else await self.games_in_channel(channel_id, statuses)
 
     async def recent_games_of_user(self, user_id: int, statuses: tuple[str, ...] = OPEN) -> list[Table]:
-        tables = self.recent.games_at(("user", user_id))
-        if tables is None:
-            return await self.games_of_user(user_id, statuses)
-        return [table for table in tables if table.status in statuses]
+        kept = self.recent.games_at(("user", user_id))
+        return _of(kept, statuses) if kept is not None else await self.games_of_user(user_id, statuses)
 
     async def _tables(self, where: Any, place: Place | None = None) -> list[Table]:
         """The games matching `where`, newest first, each with its seats: one query, into plain rows (building ORM
@@ -471,7 +470,7 @@ class GameService:
                 record = await self._lock_game(session, game_id)
                 if record is None:
                     raise ServiceError("game_not_found", game=game_id)
-                if record.status not in (LOBBY, ACTIVE):
+                if record.status not in OPEN:
                     raise ServiceError("game_not_running")
                 if record.host_id != user_id and not is_manager:
                     raise ServiceError("only_host_abandons")
@@ -496,6 +495,12 @@ class GameService:
             await session.execute(
                 update(Seat).where(Seat.game_id == game_id, Seat.user_id == user_id).values(dms_closed=closed)
             )
+
+    async def _running(self, session: AsyncSession, game_id: int) -> Game:
+        record = await self._lock_game(session, game_id)
+        if record is None or record.status != ACTIVE:
+            raise ServiceError("game_not_running")
+        return record
 
     async def _lobby(self, session: AsyncSession, game_id: int) -> Game:
         record = await self._lock_game(session, game_id)
@@ -733,9 +738,7 @@ class GameService:
         """A player leaves a running game (or is voted out): the built-in player takes the seat and all it owns."""
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
-                record = await self._lock_game(session, game_id)
-                if record is None or record.status != ACTIVE:
-                    raise ServiceError("game_not_running")
+                record = await self._running(session, game_id)
                 target = next(s for s in record.seats if s.seat == seat)
                 note = ("game.voted_out" if voted_out else "game.left", {"name": target.display_name})
                 target.user_id = None
@@ -751,9 +754,7 @@ class GameService:
         """Record a vote to replace `seat`; a majority of the other human players replaces it by the bot."""
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
-                record = await self._lock_game(session, game_id)
-                if record is None or record.status != ACTIVE:
-                    raise ServiceError("game_not_running")
+                record = await self._running(session, game_id)
                 voter = next((s for s in record.seats if s.user_id == voter_id), None)
                 if voter is None:
                     raise ServiceError("not_a_player")
@@ -774,9 +775,7 @@ class GameService:
         """A new person takes over a seat the built-in player holds."""
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
-                record = await self._lock_game(session, game_id)
-                if record is None or record.status != ACTIVE:
-                    raise ServiceError("game_not_running")
+                record = await self._running(session, game_id)
                 if record.demo_move_at is not None:
                     raise ServiceError("demo_no_seats")
                 if any(s.user_id == user_id for s in record.seats):
@@ -982,7 +981,7 @@ class GameService:
                 assert name in SETTINGS_COLUMNS, name
                 setattr(found, name, value)
             # The server's timers changed: its running games are looked at again on the next tick.
-            await self._look_again(session, (Game.guild_id == guild_id) & Game.status.in_((LOBBY, ACTIVE)))
+            await self._look_again(session, (Game.guild_id == guild_id) & Game.status.in_(OPEN))
         self._settings.pop(guild_id, None)
         return await self.settings_for(guild_id)
 
@@ -1107,9 +1106,7 @@ class GameService:
         async with self.sessions() as session:
             ids = list(
                 await session.scalars(
-                    select(Game.id)
-                    .where(Game.due_at <= now, Game.status.in_((LOBBY, ACTIVE)))
-                    .order_by(Game.due_at)
+                    select(Game.id).where(Game.due_at <= now, Game.status.in_(OPEN)).order_by(Game.due_at)
                 )
             )
         for game_id in ids:

@@ -1,8 +1,14 @@
-"""A lobby opened through the service, with the details a test does not care about filled in."""
+"""A lobby or a started game through the service, with the details a test does not care about filled in; and the
+SQL statements a block of a test runs."""
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Iterator
 from typing import Any
+
+from sqlalchemy import event
+from sqlalchemy.ext.asyncio import AsyncEngine
 
 from bot.service import GameService, Table
 
@@ -26,3 +32,26 @@ async def open_lobby(
         locale="en",
         raw_options=raw_options or {},
     )
+
+
+async def started_druids(service: GameService, players: int = 3) -> Table:
+    """A Druids game started by user 100 with users 101, 102, … seated."""
+    table = await open_lobby(service, host_name="Alice")
+    for user in range(1, players):
+        await service.join(table.id, 100 + user, f"P{user}")
+    return await service.start(table.id, 100)
+
+
+@contextlib.contextmanager
+def statements(engine: AsyncEngine) -> Iterator[list[str]]:
+    """The SQL statements run on `engine` inside the block."""
+    run: list[str] = []
+
+    def note(_conn, _cursor, statement, *_):
+        run.append(statement)
+
+    event.listen(engine.sync_engine, "before_cursor_execute", note)
+    try:
+        yield run
+    finally:
+        event.remove(engine.sync_engine, "before_cursor_execute", note)

@@ -3,14 +3,11 @@ process without a database statement; out of date only in ways the command refus
 
 from __future__ import annotations
 
-import contextlib
-
 import pytest
-from sqlalchemy import event
 
 from bot.db import make_engine, make_sessionmaker, migrate
 from bot.service import ABANDONED, GameService, ServiceError, choices
-from tests.lobbies import open_lobby
+from tests.lobbies import open_lobby, started_druids, statements
 
 
 @pytest.fixture
@@ -26,29 +23,8 @@ def service(engine):
     return GameService(make_sessionmaker(engine), new_seed=lambda: 1234)
 
 
-@contextlib.contextmanager
-def statements(engine):
-    """The SQL statements run on `engine` inside the block."""
-    run: list[str] = []
-
-    def note(_conn, _cursor, statement, *_):
-        run.append(statement)
-
-    event.listen(engine.sync_engine, "before_cursor_execute", note)
-    try:
-        yield run
-    finally:
-        event.remove(engine.sync_engine, "before_cursor_execute", note)
-
-
-async def started_druids(service: GameService):
-    table = await open_lobby(service, host_name="Alice")
-    await service.join(table.id, 101, "Bob")
-    return await service.start(table.id, 100)
-
-
 async def test_a_place_is_read_once_then_answered_from_memory(service, engine):
-    table = await started_druids(service)
+    table = await started_druids(service, players=2)
     with statements(engine) as first:
         assert [t.id for t in await service.recent_games_in_channel(10)] == [table.id]
         assert [t.id for t in await service.recent_games_of_user(101)] == [table.id]
@@ -62,7 +38,7 @@ async def test_a_place_is_read_once_then_answered_from_memory(service, engine):
 
 
 async def test_commits_keep_the_recent_games_current_without_a_statement(service, engine):
-    table = await started_druids(service)
+    table = await started_druids(service, players=2)
     await service.recent_games_in_channel(10)
     await service.recent_games_of_user(102)  # nothing yet
     seat = table.to_act()[0]
@@ -99,7 +75,7 @@ async def test_a_listing_read_while_a_game_opens_there_is_read_again(service, en
 
 
 async def test_a_listing_read_while_known_games_there_are_read_is_kept(service, engine):
-    table = await started_druids(service)
+    table = await started_druids(service, players=2)
     mark = service.recent.mark()
     await service.get(table.id)  # e.g. a click on the game while the channel's games are being read
     service.recent.listed(("channel", 10), [table], mark)
@@ -111,7 +87,7 @@ async def test_a_listing_read_while_known_games_there_are_read_is_kept(service, 
 async def test_a_change_from_another_process_is_refused_by_the_command_then_seen(
     service, engine, database_url
 ):
-    table = await started_druids(service)
+    table = await started_druids(service, players=2)
     other_engine = make_engine(database_url)
     other = GameService(make_sessionmaker(other_engine))
     try:

@@ -10,7 +10,7 @@ from bot.db import make_engine, make_sessionmaker, migrate
 from bot.db.models import Move
 from bot.service import ABANDONED, ACTIVE, FINISHED, GameService, ServiceError, think_here
 from engines.base import IllegalAction
-from tests.lobbies import open_lobby
+from tests.lobbies import open_lobby, started_druids
 
 
 @pytest.fixture
@@ -19,13 +19,6 @@ async def service(database_url):
     engine = make_engine(database_url)
     yield GameService(make_sessionmaker(engine), new_seed=lambda: 1234)
     await engine.dispose()
-
-
-async def started_druids(service: GameService, players: int = 3):
-    table = await open_lobby(service, host_name="Alice")
-    for user in range(1, players):
-        await service.join(table.id, 100 + user, f"P{user}")
-    return await service.start(table.id, 100)
 
 
 async def test_lobby_to_started_game(service):

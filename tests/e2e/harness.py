@@ -127,6 +127,20 @@ class Harness:
         await self.idle()
         return result
 
+    async def start_game(
+        self, game: str, names: tuple[str, ...] = ("alice", "bob"), seed: int | None = None
+    ) -> int:
+        """A game opened in the games channel by the first of `names`, joined by the others and started."""
+        if seed is not None:
+            self.service.new_seed = lambda: seed
+        host = self.users[names[0]]
+        lobby = (await self.slash(host, self.games, "play new", {"game": game})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        for name in names[1:]:
+            await self.click(self.users[name], lobby, f"lobby:join:{game_id}")
+        await self.click(host, lobby, f"lobby:start:{game_id}")
+        return game_id
+
     async def tick(self) -> None:
         assert self.bot is not None
         await self.bot.host.tick()

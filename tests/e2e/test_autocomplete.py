@@ -4,38 +4,21 @@ first answer reads the database once."""
 
 from __future__ import annotations
 
-import contextlib
 from typing import Any
 
 import pytest
-from sqlalchemy import event
 
 from bot.db import make_engine, make_sessionmaker
 from bot.service import GameService, choices
 from tests.e2e.harness import Harness, harness
+from tests.lobbies import statements
 
 pytestmark = pytest.mark.e2e
 
 
-@contextlib.contextmanager
-def statements(h: Harness):
-    """The SQL statements the bot runs inside the block."""
-    run: list[str] = []
-
-    def note(_conn, _cursor, statement, *_):
-        run.append(statement)
-
-    engine = h.bot.db_engine.sync_engine  # type: ignore[union-attr]
-    event.listen(engine, "before_cursor_execute", note)
-    try:
-        yield run
-    finally:
-        event.remove(engine, "before_cursor_execute", note)
-
-
 async def typed(h: Harness, user, channel, command: str, options: dict[str, Any], focused: str):
     """What the bot suggests, and the statements it ran to answer."""
-    with statements(h) as run:
+    with statements(h.bot.db_engine) as run:  # type: ignore[union-attr]
         offered = await h.sb.autocomplete(user, channel, command, options, focused=focused)
         await h.idle()
     return offered, run
@@ -44,10 +27,7 @@ async def typed(h: Harness, user, channel, command: str, options: dict[str, Any]
 async def test_autocomplete_answers_from_memory_and_follows_each_commit(tmp_path):
     async with harness(tmp_path) as h:
         alice, dave = h.users["alice"], h.users["dave"]
-        lobby = (await h.slash(alice, h.games, "play new", {"game": "roll_player"})).message
-        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
-        await h.click(dave, lobby, f"lobby:join:{game_id}")
-        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        game_id = await h.start_game("roll_player", ("alice", "dave"))
         table = await h.table(game_id)
         thread = h.thread(table)
         mover = next(u for u in (alice, dave) if int(u.id) in table.users_to_act())
@@ -97,10 +77,7 @@ async def test_autocomplete_answers_from_memory_and_follows_each_commit(tmp_path
 async def test_a_move_made_by_another_process_makes_a_suggestion_the_command_refuses_once(tmp_path):
     async with harness(tmp_path) as h:
         alice, dave = h.users["alice"], h.users["dave"]
-        lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
-        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
-        await h.click(dave, lobby, f"lobby:join:{game_id}")
-        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        game_id = await h.start_game("druids", ("alice", "dave"))
         table = await h.table(game_id)
         thread = h.thread(table)
         seat = table.to_act()[0]

@@ -10,16 +10,6 @@ from tests.e2e.harness import Harness, harness
 pytestmark = pytest.mark.e2e
 
 
-async def started_druids(h: Harness, players=("alice", "bob")) -> int:
-    alice = h.users["alice"]
-    lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
-    game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
-    for name in players[1:]:
-        await h.click(h.users[name], lobby, f"lobby:join:{game_id}")
-    await h.click(alice, lobby, f"lobby:start:{game_id}")
-    return game_id
-
-
 async def first_move(h: Harness, game_id: int):
     """The seat to act plays the first of its legal actions through the picker; returns (user, picker)."""
     table = await h.table(game_id)
@@ -53,7 +43,7 @@ def thread_path(table) -> str:
 
 async def test_a_failed_board_post_is_retried_and_the_mover_is_told_it_is_done(tmp_path):
     async with harness(tmp_path) as h:
-        game_id = await started_druids(h)
+        game_id = await h.start_game("druids")
         table = await h.table(game_id)
         bob = h.users["bob"]
         boards_before = boards(h, table)
@@ -83,7 +73,7 @@ async def test_a_failed_board_post_is_retried_and_the_mover_is_told_it_is_done(t
 
 async def test_a_rate_limited_board_is_retried_at_once(tmp_path):
     async with harness(tmp_path) as h:
-        game_id = await started_druids(h)
+        game_id = await h.start_game("druids")
         table = await h.table(game_id)
         limited = h.sb.inject_429("POST", thread_path(table), count=1, retry_after=0.05)
         await play_until_turn_changes(h, game_id)
@@ -95,7 +85,7 @@ async def test_a_rate_limited_board_is_retried_at_once(tmp_path):
 async def test_without_thread_permission_the_game_is_played_in_the_channel_and_says_why(tmp_path):
     async with harness(tmp_path) as h:
         h.sb.inject_fault("POST", r"/messages/\d+/threads$", 403, code=50013, count=5)
-        game_id = await started_druids(h)
+        game_id = await h.start_game("druids")
         table = await h.table(game_id)
         assert str(table.record.thread_id) == h.games.id
         said = [m.text for m in h.sb.messages(h.games) if "Create Public Threads" in m.text]
@@ -107,7 +97,7 @@ async def test_without_thread_permission_the_game_is_played_in_the_channel_and_s
 
 async def test_without_permission_to_post_the_channel_is_told_once_and_the_game_catches_up(tmp_path):
     async with harness(tmp_path) as h:
-        game_id = await started_druids(h)
+        game_id = await h.start_game("druids")
         table = await h.table(game_id)
         denied = h.sb.inject_fault("POST", thread_path(table), 403, code=50013, count=100)
         mover, picker = await play_until_turn_changes(h, game_id)
@@ -127,7 +117,7 @@ async def test_without_permission_to_post_the_channel_is_told_once_and_the_game_
 
 async def test_a_failed_dm_is_retried_without_posting_the_board_twice(tmp_path):
     async with harness(tmp_path) as h:
-        game_id = await started_druids(h)
+        game_id = await h.start_game("druids")
         table = await h.table(game_id)
         bob = h.users["bob"]
         path = rf"/channels/{h.sb.world.dm_channel(bob).id}/messages$"
@@ -146,7 +136,7 @@ async def test_a_failed_dm_is_retried_without_posting_the_board_twice(tmp_path):
 
 async def test_an_abandoned_game_keeps_its_board_without_buttons_and_a_huge_id_is_just_not_found(tmp_path):
     async with harness(tmp_path) as h:
-        game_id = await started_druids(h)
+        game_id = await h.start_game("druids")
         table = await h.table(game_id)
         board = h.board_message(table)
         assert board.buttons() and "Your private cards come by DM" in board.text

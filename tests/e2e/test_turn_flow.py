@@ -10,18 +10,6 @@ from tests.e2e.harness import Harness, harness
 pytestmark = pytest.mark.e2e
 
 
-async def start(h: Harness, game: str, names: tuple[str, ...], seed: int | None = None) -> int:
-    if seed is not None:
-        h.service.new_seed = lambda: seed
-    host = h.users[names[0]]
-    lobby = (await h.slash(host, h.games, "play new", {"game": game})).message
-    game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
-    for name in names[1:]:
-        await h.click(h.users[name], lobby, f"lobby:join:{game_id}")
-    await h.click(host, lobby, f"lobby:start:{game_id}")
-    return game_id
-
-
 async def click_first_choice(h: Harness, user, picker) -> None:
     buttons = [b["custom_id"] for b in picker.buttons() if b["custom_id"].startswith("mv:")]
     if buttons:
@@ -35,7 +23,7 @@ async def click_first_choice(h: Harness, user, picker) -> None:
 async def test_open_pickers_survive_another_players_step_in_a_simultaneous_phase(tmp_path):
     async with harness(tmp_path) as h:
         alice, bob = h.users["alice"], h.users["bob"]
-        game_id = await start(h, "roll_for_the_galaxy", ("alice", "bob", "dave"))
+        game_id = await h.start_game("roll_for_the_galaxy", ("alice", "bob", "dave"))
         table = await h.table(game_id)
         assert {0, 1} <= set(table.to_act())  # everyone chooses at once
         board = h.board_message(table)
@@ -56,7 +44,7 @@ async def test_a_reaction_window_closes_when_the_offered_seat_answers(tmp_path):
     async with harness(tmp_path) as h:
         alice, bob = h.users["alice"], h.users["bob"]
         # Seed 0: before Alice's first turn, Bob may cast a Spell (he holds one he could use).
-        game_id = await start(h, "talisman", ("alice", "bob"), seed=0)
+        game_id = await h.start_game("talisman", seed=0)
         table = await h.table(game_id)
         assert table.engine.reaction_seats(table.state) == [1] and table.to_act() == [1]
         board = h.board_message(table)
