@@ -2,19 +2,20 @@
 the seat's own view and the legal actions.
 
 In the outer region it gathers strength and craft, fighting what it can likely beat, buying an Axe at the Village
-and training where it can; until it holds the Axe it spends gold on nothing else but a life on the brink. Once
-its best stat is high enough it crosses the Storm River: over the Sentinel's bridge when its battle strength
-makes that fight a fair one, otherwise on a Raft it builds with the Axe in a Woods or the Forest (the Sentinel's
-Strength 9 beats a Strength 7 character five times in six), and with neither an Axe nor its price it tries the
-Sentinel a point short rather than wait for gold; holding Invisibility or Immobility (an evasion) or a Psionic
-Blast that makes the fight fair, it takes the bridge and spends the Spell there. It casts Temporal Warp at once and Teleport to reach a space
-it heads for in its region. In the middle region it takes a quest at the Warlock's Cave unless it holds a
+and training where it can; until it holds the Axe it spends gold on nothing else but a life on the brink. Once its
+best stat is high enough it crosses the Storm River: over the Sentinel's bridge when its battle strength makes that
+fight a fair one, otherwise on a Raft it builds with the Axe in a Woods or the Forest (the Sentinel's Strength 9
+beats a Strength 7 character five times in six), and with neither an Axe nor its price it tries the Sentinel a point
+short rather than wait for gold; holding Invisibility or Immobility (an evasion) or a Psionic Blast that makes the
+fight fair, it takes the bridge and spends the Spell there. It casts Temporal Warp at once and Teleport to reach a
+space it heads for in its region. In the middle region it takes a quest at the Warlock's Cave unless it holds a
 Talisman, and with one heads for the Portal of Power as soon as its best stat gives it a fair roll; in the inner
-region it walks on to the Crown by the Mines or the Crypt, whichever its stats suit, turning back only on its
-last life, and there casts the Command Spell every turn. Once someone holds the Crown the others stop hiding at
-the healers and never turn back: their only way to win is to get there too. Fate re-rolls the dice that matter (the Portal, the Mines
-and the Crypt, Death, a missed Command Spell, a bad battle die while fate is plentiful). It declines other
-players' windows, casts Spells to win its own fights or to heal itself, keeps what it finds and heals when hurt. `evaluate` judges how far along that race a seat is."""
+region it walks on to the Crown by the Mines or the Crypt, whichever its stats suit, turning back only on its last
+life, and there casts the Command Spell every turn. Once someone holds the Crown the others stop hiding at the
+healers and never turn back: their only way to win is to get there too. Fate re-rolls the dice that matter (the
+Portal, the Mines and the Crypt, Death, a missed Command Spell, a bad battle die while fate is plentiful). It
+declines other players' windows, casts Spells to win its own fights or to heal itself, keeps what it finds and heals
+when hurt. `evaluate` judges how far along that race a seat is."""
 
 from __future__ import annotations
 
