@@ -26,7 +26,7 @@ from typing import Any
 
 from bot.games import presenter, presenters
 
-CACHE_BYTES = 32 * 1024 * 1024  # recent pictures kept, by content: several hundred boards
+CACHE_BYTES = 16 * 1024 * 1024  # recent pictures kept, by content: some 400 boards and private pictures
 
 PICTURES, THINKING = "pictures", "thinking"  # the pools, by the kind of work they take
 _pools: dict[str, ProcessPoolExecutor] = {}

@@ -1,3 +1,5 @@
+import pickle
+
 import pytest
 
 from bot.chooser import (
@@ -147,6 +149,16 @@ def test_druids_two_plays_are_one_pair_then_a_place_for_each():
             expected.add(frozenset({(first["card"], first["place"]), (second["card"], second["place"])}))
     assert pairs == expected
     assert len(pairs) == len([a for a in offered if len(split(a)) == 2])  # no pair twice
+
+
+def test_a_druids_turns_chained_keys_are_one_string_each_however_many_runs():
+    """The picker keeps some 1,500 runs a Druids turn and gets them back from a worker: each chained key is one
+    shared string (pickle then writes it once), not a copy in every run."""
+    engine, state, seat = _druids_turn_start()
+    offered = pickle.loads(pickle.dumps(picker_actions(engine, state, seat)))
+    keys = [key for action in offered for key in action]
+    assert len(offered) > 100 and any(key.startswith("then.") for key in keys)
+    assert len({id(key) for key in keys}) == len(set(keys))
 
 
 def test_a_druids_turn_can_end_in_its_third_click_the_way_the_built_in_player_would():
