@@ -7,7 +7,7 @@ thread's CPU used since the previous sample, read from that thread's own CPU clo
 runs its synchronous code in greenlets, so the coroutines waiting on a greenlet are put under its stack. Sampling
 starts at SIGUSR1 and is written out at SIGUSR2; the profile costs the bot some CPU of its own (a few per cent).
 
-    python -m bench.profile_load [--games 20] [--seconds 40] [--top 40]
+    python -m bench.profile_load [--games 20] [--seconds 40] [--top 40] [--keep stacks.txt]
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ import asyncio
 import os
 import re
 import runpy
+import shutil
 import signal
 import tempfile
 import threading
@@ -65,12 +66,34 @@ def run_profiled_bot() -> None:
 
     def stop(*_: Any) -> None:
         signal.setitimer(signal.ITIMER_PROF, 0, 0)
-        with open(os.environ[OUT], "w") as out:
+        with open(os.environ[OUT] + ".part", "w") as out:  # whole, then renamed: the load bench waits for it
             out.writelines(f"{stack} {micros}\n" for stack, micros in stacks.items())
+        os.replace(os.environ[OUT] + ".part", os.environ[OUT])
 
     signal.signal(signal.SIGUSR1, start)
     signal.signal(signal.SIGUSR2, stop)
     runpy.run_module("bot", run_name="__main__", alter_sys=True)
+
+
+LAYERS = (
+    ("ours", re.compile(r"\((bot|engines|render)/")),
+    ("sqlalchemy", re.compile(r"\(sqlalchemy/")),
+    ("db driver", re.compile(r"\((aiosqlite|asyncpg|sqlite3)/")),
+    ("discord.py", re.compile(r"\(discord/")),
+    ("aiohttp", re.compile(r"\((aiohttp|yarl|multidict)/")),
+    ("asyncio", re.compile(r"\(asyncio/")),
+    ("json", re.compile(r"\(json/")),
+)
+
+
+def by_layer(path: Path) -> Counter[str]:
+    """Self CPU by the library of the innermost frame: what our code costs against what it asks of libraries."""
+    layers: Counter[str] = Counter()
+    for line in path.read_text().splitlines():
+        stack, micros = line.rsplit(" ", 1)
+        leaf = stack.rsplit(";", 1)[-1]
+        layers[next((name for name, pattern in LAYERS if pattern.search(leaf)), "other")] += int(micros)
+    return layers
 
 
 def ranked(path: Path, interactions: int, top: int) -> list[str]:
@@ -84,13 +107,17 @@ def ranked(path: Path, interactions: int, top: int) -> list[str]:
             inclusive[name] += int(micros)
     ours = re.compile(r"\((bot|engines|render)/(?!__main__)|greenlet_spawn")
     lines = [f"main-thread CPU sampled: {total / 1000 / interactions:.2f} ms per interaction"]
+    layers = ", ".join(
+        f"{layer} {micros / 1000 / interactions:.2f}" for layer, micros in by_layer(path).most_common()
+    )
+    lines.append(f"self CPU by layer, ms per interaction: {layers}")
     for name, micros in inclusive.most_common():
         if ours.search(name) and len(lines) <= top:
             lines.append(f"{micros / 1000 / interactions:7.2f} ms {100 * micros / total:5.1f}%  {name}")
     return lines
 
 
-async def profile(games: int, seconds: float, top: int) -> None:
+async def profile(games: int, seconds: float, top: int, keep: str | None) -> None:
     from bench import load_bench
 
     with tempfile.TemporaryDirectory(prefix="profile-load-") as name:
@@ -108,7 +135,8 @@ async def profile(games: int, seconds: float, top: int) -> None:
             os.kill(bot.pid, signal.SIGUSR1)
             steady.append(await load_bench.run_phase(sb, bot, drivers, "steady", plan.think, plan.seconds))
             os.kill(bot.pid, signal.SIGUSR2)
-            await asyncio.sleep(2.0)
+            while not os.path.exists(os.environ[OUT]):
+                await asyncio.sleep(0.5)
             return [opening, steady[0]]
 
         load_bench.BotProcess.__init__ = profiled  # type: ignore[method-assign]
@@ -125,6 +153,8 @@ async def profile(games: int, seconds: float, top: int) -> None:
             f"({result.bot['helpers_cpu_s'] / max(1, result.rec.moves) * 1000:.1f} ms per move)"
         )
         print("\n".join(ranked(Path(os.environ[OUT]), done, top)))
+        if keep:
+            shutil.copy(os.environ[OUT], keep)
 
 
 if __name__ == "__main__":
@@ -135,5 +165,8 @@ if __name__ == "__main__":
         parser.add_argument("--games", type=int, default=20)
         parser.add_argument("--seconds", type=float, default=40.0)
         parser.add_argument("--top", type=int, default=40)
+        parser.add_argument(
+            "--keep", help="also write the sampled stacks (stack and microseconds a line) to this file"
+        )
         args = parser.parse_args()
-        asyncio.run(profile(args.games, args.seconds, args.top))
+        asyncio.run(profile(args.games, args.seconds, args.top, args.keep))
