@@ -1,15 +1,17 @@
-"""The games this process used lately, kept in memory so autocomplete answers without a database round trip.
+"""The games this process used lately, kept in memory so autocomplete and the picker's steps answer without a
+database round trip.
 
 Discord cannot defer autocomplete: it must be answered within 3 s however busy the database is. Every game the
 service reads or commits passes through here (`saw`), so what autocomplete needs — which games are open in a channel
 or for a user, their titles and status, and each seat's choices at the game's current version — is at hand.
 
-An answer from here is only a suggestion: the command itself reads the game and validates. Several processes
-(shards) may share one database, and a change another process commits (the clock's moves and archiving run in every
-process) is not seen here until this process reads that game again. So an entry may be stale, but only harmlessly:
-a game shown that has ended or moved on is refused by the command with its usual message ("not running", "out of
-date"), and that command's own read brings the entry up to date; a seat shown nothing to do because another
-process's clock moved the game on to it still has the board's button, which reads the game.
+An answer from here is only a suggestion: the command itself reads the game and validates, and a move picked from it
+is committed only over the very version it was picked from (bot/picker.py). Several processes (shards) may share one
+database, and a change another process commits (the clock's moves and archiving run in every process) is not seen
+here until this process reads that game again. So an entry may be stale, but only harmlessly: a game shown that has
+ended or moved on is refused by the command with its usual message ("not running", "out of date"), and that
+command's own read brings the entry up to date; a seat shown nothing to do because another process's clock moved the
+game on to it still has the board's button, which reads the game.
 """
 
 from __future__ import annotations

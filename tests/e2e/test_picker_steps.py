@@ -1,0 +1,65 @@
+"""The picker's clicks through the real bot: a step narrows the choices from the game as this process last
+committed or read it, with no database read; a move another process made meanwhile is caught by the move's own
+commit, so the click that plays changes nothing and says the picker was out of date."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.chooser import narrow, path_to
+from bot.db import make_engine, make_sessionmaker
+from bot.picker import offered
+from bot.service import GameService, choices
+from tests.e2e.harness import harness
+from tests.lobbies import statements
+
+pytestmark = pytest.mark.e2e
+
+
+async def open_picker(h, game_id: int):
+    table = await h.table(game_id)
+    seat = table.to_act()[0]
+    mover = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
+    picker = (await h.click(mover, h.board_message(table), f"table:turn:{game_id}")).message
+    actions = offered(table, seat, choices(table, seat))
+    return table, seat, mover, picker, actions
+
+
+async def test_a_picker_step_reads_no_game_from_the_database(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("druids", ("alice", "dave"))
+        table, _seat, mover, picker, actions = await open_picker(h, game_id)
+        token = table.choice_token(table.seat_of(int(mover.id)))
+        with statements(h.bot.db_engine) as run:  # type: ignore[union-attr]
+            await h.choose(mover, picker, table, [0])
+        assert not [statement for statement in run if "FROM games" in statement]
+        # The step was answered: the picker now asks what comes after the first choice.
+        assert len(narrow(actions, [0]).values) > 1
+        assert any(s["custom_id"].startswith(f"mvs:{game_id}:{token}:0:") for s in picker.selects()) or any(
+            b["custom_id"].startswith(f"mv:{game_id}:{token}:0.") for b in picker.buttons()
+        )
+        assert (await h.table(game_id)).version == table.version  # narrowing commits nothing
+
+
+async def test_a_move_another_process_made_meanwhile_is_refused_when_the_picker_plays(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("druids", ("alice", "dave"))
+        table, seat, mover, picker, actions = await open_picker(h, game_id)
+
+        # Another process (a shard sharing the database) moves the game; this one has not read it since.
+        other_engine = make_engine(h.database_url)
+        try:
+            other = GameService(make_sessionmaker(other_engine))
+            await other.act(
+                game_id, table.user_at(seat), choices(table, seat)[0], expected_version=table.version
+            )
+        finally:
+            await other_engine.dispose()
+
+        full = path_to(actions, actions[-1])
+        for depth in range(1, len(full) + 1):
+            await h.choose(mover, picker, table, full[:depth])
+        moved = await h.table(game_id)
+        assert moved.version == table.version + 1  # only the other process's move
+        assert "out of date" in picker.text
+        assert h.sb.violations == []
