@@ -2,20 +2,18 @@
 the seat's own view and the legal actions.
 
 In the outer region it gathers strength and craft, fighting what it can likely beat, buying an Axe at the Village
-and training where it can; until it holds the Axe it spends gold on nothing else but a life on the brink. Once its
-best stat is high enough it crosses the Storm River: over the Sentinel's bridge when its battle strength makes that
-fight a fair one, otherwise on a Raft it builds with the Axe in a Woods or the Forest (the Sentinel's Strength 9
-beats a Strength 7 character five times in six), and with neither an Axe nor its price it tries the Sentinel a point
-short rather than wait for gold; holding Invisibility or Immobility (an evasion) or a Psionic Blast that makes the
-fight fair, it takes the bridge and spends the Spell there. It casts Temporal Warp at once and Teleport to reach a
-space it heads for in its region. In the middle region it takes a quest at the Warlock's Cave unless it holds a
+and training where it can; until it holds the Axe it spends gold on nothing else but a life on the brink. Once
+its best stat is high enough it crosses the Storm River: over the Sentinel's bridge when its battle strength
+makes that fight a fair one, otherwise on a Raft it builds with the Axe in a Woods or the Forest (the Sentinel's
+Strength 9 beats a Strength 7 character five times in six), and with neither an Axe nor its price it tries the
+Sentinel a point short rather than wait for gold. It casts Temporal Warp at once and Teleport to reach a space
+it heads for in its region. In the middle region it takes a quest at the Warlock's Cave unless it holds a
 Talisman, and with one heads for the Portal of Power as soon as its best stat gives it a fair roll; in the inner
-region it walks on to the Crown by the Mines or the Crypt, whichever its stats suit, turning back only on its last
-life, and there casts the Command Spell every turn. Once someone holds the Crown the others stop hiding at the
-healers and never turn back: their only way to win is to get there too. Fate re-rolls the dice that matter (the
-Portal, the Mines and the Crypt, Death, a missed Command Spell, a bad battle die while fate is plentiful). It
-declines other players' windows, casts Spells to win its own fights or to heal itself, keeps what it finds and heals
-when hurt. `evaluate` judges how far along that race a seat is."""
+region it walks on to the Crown by the Mines or the Crypt, whichever its stats suit, turning back only on its
+last life, and there casts the Command Spell every turn. Once someone holds the Crown the others stop hiding at
+the healers: their only way to win is to get there too. Fate re-rolls the dice that matter (the Portal, the Mines
+and the Crypt, Death, a missed Command Spell, a bad battle die while fate is plentiful). It declines other
+players' windows, casts Spells to win its own fights or to heal itself, keeps what it finds and heals when hurt. `evaluate` judges how far along that race a seat is."""
 
 from __future__ import annotations
 
@@ -67,8 +65,6 @@ AVOID = {"tavern", "graveyard", "chapel", "desert", "black_knight", "chasm", "cu
 
 # Spells that help in one's own battle, best first.
 BATTLE_SPELLS = ("psionic_blast", "invisibility", "immobility")
-# Spells that let the Sentinel be evaded: a sure way over the river.
-EVADE_SPELLS = ("invisibility", "immobility")
 # Spells cast on oneself.
 SELF_SPELLS = ("healing", "preservation")
 
@@ -113,13 +109,8 @@ def choose(view: dict[str, Any], actions: list[Action], rng: Rng) -> Action:
         return _either(me, {a["option"]: a for a in actions})
     if kind == "reroll" and me is not None:
         return _reroll(view, me, prompt, actions)
-    if kind == "combat" and (prompt.get("foe") or {}).get("name") == "sentinel":
-        evade = _first(actions, "evade")  # a Spell cast has made the Sentinel evadable: over the bridge
-        if evade is not None:
-            return evade
     if me is not None:
-        casts = {a["spell"]: a for a in actions if a["type"] == "cast_spell"}
-        spell = _spell_to_cast(view, me, kind, casts)
+        spell = _spell_to_cast(me, kind, {a["spell"]: a for a in actions if a["type"] == "cast_spell"})
         if spell is not None:
             return spell
     if kind == "spell_target":
@@ -139,11 +130,7 @@ def choose(view: dict[str, Any], actions: list[Action], rng: Rng) -> Action:
         if pick is not None:
             return pick
     if kind == "start" and me is not None:
-        pick = (
-            _time_spell(view, me, actions)
-            or _inner_step(me, actions, _crown_taken_by_other(view, me))
-            or _crossing(view, me, actions)
-        )
+        pick = _time_spell(view, me, actions) or _inner_step(me, actions) or _crossing(view, me, actions)
         if pick is not None:
             return pick
     if kind in ("pick_space", "go_space") and me is not None:
@@ -246,13 +233,9 @@ def _reroll(view: dict[str, Any], me: Char, prompt: dict[str, Any], actions: lis
     return keep
 
 
-def _spell_to_cast(
-    view: dict[str, Any], me: Char, kind: str | None, casts: dict[str, Action]
-) -> Action | None:
+def _spell_to_cast(me: dict[str, Any], kind: str | None, casts: dict[str, Action]) -> Action | None:
     if kind == "combat":
-        at_sentinel = (view["prompt"].get("foe") or {}).get("name") == "sentinel"
-        # At the Sentinel an evasion is a crossing, worth more than a Psionic Blast's fair fight.
-        for spell in EVADE_SPELLS + BATTLE_SPELLS if at_sentinel else BATTLE_SPELLS:
+        for spell in BATTLE_SPELLS:
             if spell in casts:
                 return casts[spell]
     if "healing" in casts and not me["toad"] and me["life"] < CHARACTERS[me["id"]]["life"]:
@@ -285,16 +268,6 @@ def battle_strength(me: Char) -> int:
     return me["strength"] + sum(weapons[: 2 if "two_weapons" in abilities else 1])
 
 
-def _passes_sentinel(view: dict[str, Any] | None, me: Char, spell: str) -> bool:
-    """Whether a Spell in hand gets it past the Sentinel: evading it, or a Psionic Blast (its printed Craft
-    added to its battle strength) that makes the fight a fair one."""
-    if view is None or spell not in view.get("my_spells", ()) or me["toad"]:
-        return False
-    if spell in EVADE_SPELLS:
-        return True
-    return spell == "psionic_blast" and battle_strength(me) + CHARACTERS[me["id"]]["craft"] >= BRIDGE_READY
-
-
 def _has_axe(me: Char) -> bool:
     return any(_passive(i).get("raft_builder") for i in me["items"])
 
@@ -324,7 +297,7 @@ def goals(me: Char, view: dict[str, Any] | None = None) -> tuple[int, ...]:
     if space in OUTER:
         if not (wants_middle(me) or racing):
             return ()
-        if battle_strength(me) >= BRIDGE_READY or any(_passes_sentinel(view, me, s) for s in BATTLE_SPELLS):
+        if battle_strength(me) >= BRIDGE_READY:
             return (SENTINEL,)
         if _has_axe(me):
             return RAFT_YARDS
@@ -435,18 +408,16 @@ def _combat(view: dict[str, Any], me: Char, actions: list[Action]) -> Action | N
     return next(a for a in actions if a["type"] == "evade")
 
 
-def _inner_step(me: Char, actions: list[Action], racing: bool) -> Action | None:
+def _inner_step(me: Char, actions: list[Action]) -> Action | None:
     """In the inner region: press on towards the Crown while alive enough, choosing the Mines (Craft) or the
-    Crypt (Strength) by the better stat; otherwise turn back. Once another holds the Crown, the Command Spell
-    finds it wherever it is: it never turns back then (stepping out only to open the Portal again had it
-    going round in circles)."""
+    Crypt (Strength) by the better stat; otherwise turn back."""
     steps = [a for a in actions if a["type"] == "step"]
     backs = [a for a in actions if a["type"] == "turn_back"]
-    if me["life"] <= TURN_BACK_LIFE and backs and me["space"] != VALLEY and not racing:
+    if me["life"] <= TURN_BACK_LIFE and backs and me["space"] != VALLEY:
         return backs[0]
     if me["space"] == PLAIN_OF_PERIL and steps:
         inward = [a for a in steps if a["to"] in INNER]
-        if not has_talisman(me) or (me["life"] <= LOW_LIFE and not racing):
+        if not has_talisman(me) or me["life"] <= LOW_LIFE:
             out = [a for a in steps if a["to"] == PORTAL]
             if out:
                 return out[0]
