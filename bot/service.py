@@ -1050,16 +1050,22 @@ class GameService:
             self._locales.popitem(last=False)
 
     async def user_locales(self, user_ids: list[int]) -> dict[int, str]:
-        """The last seen language of each of these users who has interacted with us."""
-        if not user_ids:
-            return {}
+        """The last seen language of each of these users who has interacted with us: as this process last read
+        or wrote it (see remember_locale), the others read."""
+        known = {user_id: self._locales[user_id] for user_id in user_ids if user_id in self._locales}
+        unknown = [user_id for user_id in user_ids if user_id not in known]
+        if not unknown:
+            return known
         async with self.sessions() as session:
             rows = await session.execute(
                 select(UserPrefs.user_id, UserPrefs.locale).where(
-                    UserPrefs.user_id.in_(user_ids), UserPrefs.locale.is_not(None)
+                    UserPrefs.user_id.in_(unknown), UserPrefs.locale.is_not(None)
                 )
             )
-            return {user_id: locale for user_id, locale in rows}
+            for user_id, locale in rows:
+                known[user_id] = locale
+                self._known_locale(user_id, locale)
+        return known
 
     async def set_pings(self, game_id: int, user_id: int, on: bool) -> None:
         async with self.sessions() as session, session.begin():

@@ -10,7 +10,7 @@ from bot.db import make_engine, make_sessionmaker, migrate
 from bot.db.models import Move
 from bot.service import ABANDONED, ACTIVE, FINISHED, GameService, ServiceError, think_here
 from engines.base import IllegalAction
-from tests.lobbies import open_lobby, started_druids
+from tests.lobbies import open_lobby, started_druids, statements
 
 
 @pytest.fixture
@@ -244,6 +244,18 @@ async def test_a_users_last_language_is_remembered(service):
     await service.remember_locale(1, "en")
     assert await service.user_locales([1]) == {1: "en"}
     assert await service.on_vacation([1, 2]) == {2}
+
+
+async def test_known_languages_are_not_read_again(service):
+    await service.remember_locale(1, "ko")
+    with statements(service.sessions.kw["bind"]) as run:
+        assert await service.user_locales([1]) == {1: "ko"}
+    assert run == []
+    other = GameService(service.sessions)  # another process: reads once, then knows
+    with statements(service.sessions.kw["bind"]) as run:
+        assert await other.user_locales([1, 2]) == {1: "ko"}
+        assert await other.user_locales([1]) == {1: "ko"}
+    assert len(run) == 1
 
 
 async def test_a_demo_moves_at_its_own_pace_until_it_ends(database_url):
