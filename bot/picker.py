@@ -182,7 +182,7 @@ class Picker:
             await interaction.response.defer()
         else:  # a picker id on a message everyone sees (forged or stale): answer apart, never edit that message
             await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self._as_shown(game_id, interaction.user.id, token)
+        table = await self.service.recent_game_as_shown(game_id, interaction.user.id, token)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise ServiceError("not_a_player")
@@ -207,19 +207,6 @@ class Picker:
             await interaction.edit_original_response(content=content, view=view)
             return
         await self.play(interaction, table, step, locale)
-
-    async def _as_shown(self, game_id: int, user_id: int, token: int) -> Table:
-        """The game a picker click acts on: this process's newest copy (bot/recent.py) when the clicker's choices
-        there are the ones the picker was drawn with, else read. Every commit of this process passes through
-        that copy; one another process made since is harmless: a step only narrows the choices shown, and the
-        move itself is refused as stale by its commit's version guard, then explained with the game read
-        afresh."""
-        kept = self.service.recent.game(game_id)
-        if kept is not None and kept.status == ACTIVE:
-            seat = kept.seat_of(user_id)
-            if seat is not None and kept.choice_token(seat) == token:
-                return kept
-        return await self.service.get(game_id)
 
     async def _restart(
         self, interaction: discord.Interaction, table: Table, seat: int, locale: str, note: str

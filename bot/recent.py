@@ -6,12 +6,12 @@ service reads or commits passes through here (`saw`), so what autocomplete needs
 or for a user, their titles and status, and each seat's choices at the game's current version — is at hand.
 
 An answer from here is only a suggestion: the command itself reads the game and validates, and a move picked from it
-is committed only over the very version it was picked from (bot/picker.py). Several processes (shards) may share one
-database, and a change another process commits (the clock's moves and archiving run in every process) is not seen
-here until this process reads that game again. So an entry may be stale, but only harmlessly: a game shown that has
-ended or moved on is refused by the command with its usual message ("not running", "out of date"), and that
-command's own read brings the entry up to date; a seat shown nothing to do because another process's clock moved the
-game on to it still has the board's button, which reads the game.
+is committed only over the very version it was picked from (service.recent_game_as_shown). Several processes
+(shards) may share one database, and a change another process commits (the clock's moves and archiving run in every
+process) is not seen here until this process reads that game again. So an entry may be stale, but only harmlessly: a
+game shown that has ended or moved on is refused by the command with its usual message ("not running", "out of
+date"), and that command's own read brings the entry up to date; a seat shown nothing to do because another
+process's clock moved the game on to it still has the board's button, which reads the game.
 """
 
 from __future__ import annotations

@@ -280,6 +280,17 @@ class GameService:
     async def recent_game(self, game_id: int) -> Table:
         return self.recent.game(game_id) or await self.get(game_id)
 
+    async def recent_game_as_shown(self, game_id: int, user_id: int, token: int) -> Table:
+        """For a picker's click: the recent game when the user's choices there are the ones the picker was drawn
+        with (`token`), else read. A copy another process has moved on from only narrows what was shown: the
+        move it leads to is refused as stale by its commit's version guard."""
+        kept = self.recent.game(game_id)
+        if kept is not None and kept.status == ACTIVE:
+            seat = kept.seat_of(user_id)
+            if seat is not None and kept.choice_token(seat) == token:
+                return kept
+        return await self.get(game_id)
+
     async def recent_games_in_channel(self, channel_id: int, statuses: tuple[str, ...] = OPEN) -> list[Table]:
         kept = self.recent.games_at(("channel", channel_id))
         return _of(kept, statuses) if kept is not None else await self.games_in_channel(channel_id, statuses)
@@ -829,13 +840,13 @@ class GameService:
     async def state_history(self, table: Table) -> list[str]:
         """The stored state as dealt and after every move still in effect (replayed for games from before
         snapshots were kept): what a score chart over the game is drawn from, decoded by the picture worker."""
-        moves = _MOVES
+        moves = _MOVES.c
         async with self.sessions() as session:  # hundreds of moves: plain rows of the two columns needed
             log = (
                 await session.execute(
-                    select(moves.c.seat, moves.c.action, moves.c.state_after)
-                    .where(moves.c.game_id == table.id)
-                    .order_by(moves.c.version)
+                    select(moves.seat, moves.action, moves.state_after)
+                    .where(moves.game_id == table.id)
+                    .order_by(moves.version)
                 )
             ).all()
         effective = self._effective(log)
@@ -1237,10 +1248,9 @@ class GameService:
     ) -> None:
         if not messages:
             return
-        seats = _SEATS
         await session.execute(  # one statement for all of them (executemany)
-            update(seats)
-            .where(seats.c.game_id == game_id, seats.c.seat == bindparam("at_seat"))
+            update(_SEATS)
+            .where(_SEATS.c.game_id == game_id, _SEATS.c.seat == bindparam("at_seat"))
             .values(
                 dm_channel_id=bindparam("channel"),
                 dm_message_id=bindparam("message"),

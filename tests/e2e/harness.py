@@ -11,8 +11,9 @@ from typing import Any
 
 from bot.app import GameBot, build
 from bot.chooser import Chosen, Prompt, narrow, path_to
+from bot.db import make_engine, make_sessionmaker
 from bot.picker import offered
-from bot.service import Table, choices
+from bot.service import GameService, Table, choices
 from bot.settings import Settings
 from sandbox.model import Channel, Guild, Message, User
 from sandbox.server import DiscordSandbox
@@ -140,6 +141,18 @@ class Harness:
             await self.click(self.users[name], lobby, f"lobby:join:{game_id}")
         await self.click(host, lobby, f"lobby:start:{game_id}")
         return game_id
+
+    async def move_in_another_process(self, table: Table, seat: int) -> None:
+        """`seat`'s first choice in `table`, made by another process (a shard sharing the database): this one has
+        not read the game since."""
+        engine = make_engine(self.database_url)
+        try:
+            other = GameService(make_sessionmaker(engine))
+            await other.act(
+                table.id, table.user_at(seat), choices(table, seat)[0], expected_version=table.version
+            )
+        finally:
+            await engine.dispose()
 
     async def tick(self) -> None:
         assert self.bot is not None

@@ -8,8 +8,6 @@ from typing import Any
 
 import pytest
 
-from bot.db import make_engine, make_sessionmaker
-from bot.service import GameService, choices
 from tests.e2e.harness import Harness, harness
 from tests.lobbies import statements
 
@@ -84,15 +82,7 @@ async def test_a_move_made_by_another_process_makes_a_suggestion_the_command_ref
         mover = next(u for u in (alice, dave) if int(u.id) == table.user_at(seat))
         before, _ = await typed(h, mover, thread, "play move", {"action": ""}, "action")
 
-        # Another process (a shard sharing the database) moves the game; this one has not read it since.
-        other_engine = make_engine(h.database_url)
-        try:
-            other = GameService(make_sessionmaker(other_engine))
-            await other.act(
-                game_id, table.user_at(seat), choices(table, seat)[0], expected_version=table.version
-            )
-        finally:
-            await other_engine.dispose()
+        await h.move_in_another_process(table, seat)
         stale, run = await typed(h, mover, thread, "play move", {"action": ""}, "action")
         assert run == [] and stale == before  # a harmless suggestion from the version this process knows
 

@@ -7,9 +7,8 @@ from __future__ import annotations
 import pytest
 
 from bot.chooser import narrow, path_to
-from bot.db import make_engine, make_sessionmaker
 from bot.picker import offered
-from bot.service import GameService, choices
+from bot.service import choices
 from tests.e2e.harness import harness
 from tests.lobbies import statements
 
@@ -46,15 +45,7 @@ async def test_a_move_another_process_made_meanwhile_is_refused_when_the_picker_
         game_id = await h.start_game("druids", ("alice", "dave"))
         table, seat, mover, picker, actions = await open_picker(h, game_id)
 
-        # Another process (a shard sharing the database) moves the game; this one has not read it since.
-        other_engine = make_engine(h.database_url)
-        try:
-            other = GameService(make_sessionmaker(other_engine))
-            await other.act(
-                game_id, table.user_at(seat), choices(table, seat)[0], expected_version=table.version
-            )
-        finally:
-            await other_engine.dispose()
+        await h.move_in_another_process(table, seat)
 
         full = path_to(actions, actions[-1])
         for depth in range(1, len(full) + 1):
