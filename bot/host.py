@@ -125,11 +125,11 @@ class GameHost:
 
     async def table_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge before any reading
-        table = await self.service.get(game_id)
         if action == "hand":
-            await self.private.show_hand(interaction, table)
+            await self.private.show_hand(interaction, await self.service.get(game_id))
         else:
-            await self.picker.open(interaction, table)
+            user = interaction.user.id
+            await self.picker.open(interaction, await self.service.recent_game_to_choose(game_id, user))
 
     async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
         await self.private.show_hand(interaction, table)

@@ -182,7 +182,7 @@ class Picker:
             await interaction.response.defer()
         else:  # a picker id on a message everyone sees (forged or stale): answer apart, never edit that message
             await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.service.recent_game_as_shown(game_id, interaction.user.id, token)
+        table = await self.service.recent_game_to_choose(game_id, interaction.user.id, token)
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise ServiceError("not_a_player")

@@ -280,7 +280,7 @@ class Publisher:
         public_view = table.view(None) if table.state is not None else {}
         lines: list[str] = []
         if table.state is not None:
-            for events in await self.service.recent_events(table.id, RECENT_MOVES):
+            for events in await self.service.recent_events(table, RECENT_MOVES):
                 for event in events:
                     if visible_to(event, None):
                         text = game.event_text(event, table.names, public_view, locale)

@@ -1,4 +1,4 @@
-"""The games this process used lately, kept in memory so autocomplete and the picker's steps answer without a
+"""The games this process used lately, kept in memory so autocomplete, the picker and the board answer without a
 database round trip.
 
 Discord cannot defer autocomplete: it must be answered within 3 s however busy the database is. Every game the
@@ -6,12 +6,13 @@ service reads or commits passes through here (`saw`), so what autocomplete needs
 or for a user, their titles and status, and each seat's choices at the game's current version — is at hand.
 
 An answer from here is only a suggestion: the command itself reads the game and validates, and a move picked from it
-is committed only over the very version it was picked from (service.recent_game_as_shown). Several processes
+is committed only over the very version it was picked from (service.recent_game_to_choose). Several processes
 (shards) may share one database, and a change another process commits (the clock's moves and archiving run in every
 process) is not seen here until this process reads that game again. So an entry may be stale, but only harmlessly: a
 game shown that has ended or moved on is refused by the command with its usual message ("not running", "out of
 date"), and that command's own read brings the entry up to date; a seat shown nothing to do because another
-process's clock moved the game on to it still has the board's button, which reads the game.
+process's clock moved the game on to it still has the board's button, which reads the game whenever the entry gives
+the clicker nothing to choose.
 """
 
 from __future__ import annotations
@@ -21,12 +22,15 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from bot.service import Table
+    from engines.base import Event
 
 # Where games are listed: ("channel", channel or thread id) or ("user", user id).
 Place = tuple[str, int]
 
 GAMES_KEPT = 256  # a table with its decoded state and views: some 50 KB
 PLACES_KEPT = 4096  # a place is a set of a few game ids
+TAILS_KEPT = 1024  # a game's last few moves' events: a few KB
+MOVES_KEPT = 8  # per game: at least as many as the board tells (publisher.RECENT_MOVES)
 
 
 def places_of(table: Table) -> list[Place]:
@@ -116,3 +120,44 @@ class RecentGames:
         self._games.pop(game_id, None)
         for place in places:
             self._places.pop(place, None)
+
+
+class MoveTails:
+    """The events of each game's last few moves, as the board tells them, so that publishing a move this process
+    committed needs no read of the move log.
+
+    A game's tail is kept with the version of the game it is the whole tail of. Moves are never changed once
+    written, and each is committed over the version before it (the version guard), so a move this process commits
+    over the tail's version extends it exactly; anything else (a move another process committed, a version that
+    changed without a move) leaves a tail that no longer matches the game's version, and the next ask reads."""
+
+    def __init__(self, games_kept: int = TAILS_KEPT, moves_kept: int = MOVES_KEPT) -> None:
+        self.games_kept = games_kept
+        self.moves_kept = moves_kept
+        # game id -> (the game's version, its last moves' events oldest first, whether that is every move)
+        self._tails: OrderedDict[int, tuple[int, list[list[Event]], bool]] = OrderedDict()
+
+    def tail(self, game_id: int, version: int, limit: int) -> list[list[Event]] | None:
+        """The events of the last `limit` moves up to `version`, if they are known."""
+        kept = self._tails.get(game_id)
+        if kept is None or kept[0] != version or (len(kept[1]) < limit and not kept[2]):
+            return None
+        self._tails.move_to_end(game_id)
+        return kept[1][-limit:] if limit else []
+
+    def read(self, game_id: int, version: int, limit: int, events: list[list[Event]]) -> None:
+        """The last `limit` moves up to `version` as read from the move log (fewer: the game has no more)."""
+        self._keep(game_id, (version, events, len(events) < limit))
+
+    def committed(self, game_id: int, version: int, events: list[Event]) -> None:
+        """A move this process committed as `version`: the tail over the version before it grows by it."""
+        kept = self._tails.pop(game_id, None)
+        if kept is not None and kept[0] == version - 1:
+            whole = kept[2] and len(kept[1]) < self.moves_kept
+            self._keep(game_id, (version, [*kept[1], events][-self.moves_kept :], whole))
+
+    def _keep(self, game_id: int, tail: tuple[int, list[list[Event]], bool]) -> None:
+        self._tails[game_id] = tail
+        self._tails.move_to_end(game_id)
+        if len(self._tails) > self.games_kept:
+            self._tails.popitem(last=False)

@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     LABEL_STYLE_TABLENAME_PLUS_COL,
+    Integer,
     bindparam,
     case,
     func,
@@ -32,7 +33,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
 from bot.games import presenter
-from bot.recent import Place, RecentGames
+from bot.recent import MoveTails, Place, RecentGames
 from engines import get_engine
 from engines.base import Action, Engine, Event, IllegalAction, State, View
 
@@ -57,6 +58,30 @@ def utcnow() -> datetime:
 # Core tables: the hot path's statements skip the ORM's bulk-statement work (matching the rows against objects in
 # the session, which holds none here): SQLAlchemy's CPU in a move's commit 40 % less under the load profile.
 _GAMES, _SEATS, _MOVES = Game.__table__, Seat.__table__, Move.__table__
+
+
+def _shown_statement() -> Any:
+    """The publisher's "shown" (GameService.shown), built once: one statement matching the game's row whatever
+    happened meanwhile, so the row is always locked before the seats, in the order a move takes them."""
+    game = _GAMES.c
+    version = bindparam("at_version", type_=Integer)
+    behind = game.shown_version < version  # nothing newer was shown meanwhile
+    current = game.version == version  # nothing newer was committed meanwhile
+    return (
+        update(_GAMES)
+        .where(game.id == bindparam("game", type_=Integer))
+        .values(
+            shown_version=case((behind, version), else_=game.shown_version),
+            shown_acting=case((behind, bindparam("told", type_=JSON)), else_=game.shown_acting),
+            publish_attempts=case((behind, 0), else_=game.publish_attempts),
+            publish_at=case((current, None), else_=game.publish_at),
+            notes=case((current, literal([], JSON)), else_=game.notes),
+            publish_problem=case((current, None), else_=game.publish_problem),
+        )
+    )
+
+
+_SHOWN = _shown_statement()
 
 
 class SeatRow:
@@ -244,6 +269,7 @@ class GameService:
         self._settings: dict[int | None, GuildSettings] = {}
         self._locales: OrderedDict[int, str] = OrderedDict()  # user -> stored language (see remember_locale)
         self.recent = RecentGames()  # every game read or committed, for autocomplete (bot/recent.py)
+        self.tails = MoveTails()  # the board's recent moves, from this process's commits
 
     def _lock(self, game_id: int) -> asyncio.Lock:
         return self._locks.setdefault(game_id, asyncio.Lock())
@@ -280,14 +306,17 @@ class GameService:
     async def recent_game(self, game_id: int) -> Table:
         return self.recent.game(game_id) or await self.get(game_id)
 
-    async def recent_game_as_shown(self, game_id: int, user_id: int, token: int) -> Table:
-        """For a picker's click: the recent game when the user's choices there are the ones the picker was drawn
-        with (`token`), else read. A copy another process has moved on from only narrows what was shown: the
-        move it leads to is refused as stale by its commit's version guard."""
+    async def recent_game_to_choose(self, game_id: int, user_id: int, token: int | None = None) -> Table:
+        """For the picker: the recent game when the user has choices there (for a click, the very choices the
+        picker was drawn with: `token`), else read, so a refusal ("not your turn") always comes from a fresh
+        read. A copy another process has moved on from only opens or narrows a picker: the move it leads to is
+        refused as stale by its commit's version guard, and the picker starts again from the game read afresh."""
         kept = self.recent.game(game_id)
         if kept is not None and kept.status == ACTIVE:
             seat = kept.seat_of(user_id)
-            if seat is not None and kept.choice_token(seat) == token:
+            if seat is not None and (
+                choices(kept, seat) if token is None else kept.choice_token(seat) == token
+            ):
                 return kept
         return await self.get(game_id)
 
@@ -658,6 +687,9 @@ class GameService:
                 seat_row.won = seat_row.seat in outcome.winners
         after = Table(record, table.engine, state)
         self.recent.saw(after, after.status in OPEN)
+        self.tails.committed(
+            table.id, version, json.loads(json.dumps(events))
+        )  # as the move log gives it back
         return after
 
     # --- the built-in player, substitutes and leavers -------------------------------------------------------------
@@ -1195,24 +1227,8 @@ class GameService:
         """Discord now shows `table`'s version: the outbox entry is done unless a newer change came meanwhile;
         the private messages sent or edited for it are noted in the same transaction."""
         told = _stored({**table.told, **table.acting})
-        game = _GAMES.c
-        behind = game.shown_version < table.version  # nothing newer was shown meanwhile
-        current = game.version == table.version  # nothing newer was committed meanwhile
         async with self.sessions() as session, session.begin():
-            # One statement matching the game's row whatever happened meanwhile, so the row is always locked
-            # before the seats, in the order a move takes them (see _commit_move).
-            await session.execute(
-                update(_GAMES)
-                .where(game.id == table.id)
-                .values(
-                    shown_version=case((behind, table.version), else_=game.shown_version),
-                    shown_acting=case((behind, literal(told, JSON)), else_=game.shown_acting),
-                    publish_attempts=case((behind, 0), else_=game.publish_attempts),
-                    publish_at=case((current, None), else_=game.publish_at),
-                    notes=case((current, literal([], JSON)), else_=game.notes),
-                    publish_problem=case((current, None), else_=game.publish_problem),
-                )
-            )
+            await session.execute(_SHOWN, {"game": table.id, "at_version": table.version, "told": told})
             await self._note_private_messages(session, table.id, private_messages)
 
     async def publish_later(self, game_id: int, attempts: int, problem: str | None = None) -> datetime | None:
@@ -1262,18 +1278,24 @@ class GameService:
             ],
         )
 
-    async def recent_events(self, game_id: int, limit: int) -> list[list[Event]]:
-        """The events of the game's last `limit` moves, oldest first (only that column is read: the stored
-        states beside them are large)."""
+    async def recent_events(self, table: Table, limit: int) -> list[list[Event]]:
+        """The events of the game's last `limit` moves up to `table`'s version, oldest first: kept from this
+        process's own commits (bot/recent.py), else read (only that column: the stored states beside them are
+        large)."""
+        kept = self.tails.tail(table.id, table.version, limit)
+        if kept is not None:
+            return kept
         async with self.sessions() as session:
             moves = _MOVES.c
             rows = await session.scalars(
                 select(moves.events)
-                .where(moves.game_id == game_id)
+                .where(moves.game_id == table.id, moves.version <= table.version)
                 .order_by(moves.version.desc())
                 .limit(limit)
             )
-            return list(reversed(list(rows)))
+            events = list(reversed(list(rows)))
+        self.tails.read(table.id, table.version, limit, events)
+        return events
 
     # --- spectators and stats -------------------------------------------------------------------------------------
 

@@ -105,3 +105,62 @@ async def test_a_change_from_another_process_is_refused_by_the_command_then_seen
         await service.act(table.id, user, choices(stale, seat)[0], expected_version=stale.version, read=stale)
     assert refused.value.code == "stale"
     assert (await service.recent_game(table.id)).version == table.version + 1
+
+
+async def _play(service: GameService, table, moves: int):
+    for _ in range(moves):
+        seat = table.to_act()[0]
+        user = table.user_at(seat)
+        assert user is not None
+        table = (
+            await service.act(table.id, user, choices(table, seat)[-1], expected_version=table.version)
+        ).table
+    return table
+
+
+async def _from_the_log(database_url, table, limit):
+    """What a process that committed none of these moves reads for the board."""
+    other_engine = make_engine(database_url)
+    try:
+        return await GameService(make_sessionmaker(other_engine)).recent_events(table, limit)
+    finally:
+        await other_engine.dispose()
+
+
+async def test_the_boards_recent_moves_come_from_this_processs_own_commits(service, engine, database_url):
+    table = await started_druids(service, players=2)
+    with statements(engine) as first:
+        assert await service.recent_events(table, 6) == []
+    assert len(first) == 1  # a new game: read once, then followed
+    played = 0
+    for moves in (1, 3, 6):  # fewer moves than the board tells, then more
+        table = await _play(service, table, moves)
+        played += moves
+        with statements(engine) as run:
+            kept = await service.recent_events(table, 6)
+        assert run == []
+        assert kept == await _from_the_log(database_url, table, 6)
+        assert len(kept) == min(6, played)
+
+
+async def test_moves_this_process_did_not_follow_are_read_from_the_log(service, engine, database_url):
+    table = await started_druids(service, players=2)
+    table = await _play(service, table, 2)
+    await service.recent_events(table, 6)
+    other_engine = make_engine(database_url)
+    try:  # another process moves the game on
+        moved = await _play(GameService(make_sessionmaker(other_engine)), await service.get(table.id), 1)
+    finally:
+        await other_engine.dispose()
+    table = await service.get(table.id)
+    assert table.version == moved.version
+    with statements(engine) as run:
+        events = await service.recent_events(table, 6)
+    assert len(run) == 1 and len(events) == 3
+    assert events == await _from_the_log(database_url, table, 6)
+
+    # A version that changed without a move (a seat handed to the built-in player) is read again too.
+    table = await service.hand_to_bot(table.id, table.to_act()[0], "Bot")
+    with statements(engine) as run:
+        assert await service.recent_events(table, 6) == events
+    assert len(run) == 1

@@ -8,7 +8,7 @@ import pytest
 
 from bot.db import make_engine, make_sessionmaker, migrate
 from bot.db.models import Move
-from bot.service import ABANDONED, ACTIVE, FINISHED, GameService, ServiceError, think_here
+from bot.service import ABANDONED, ACTIVE, FINISHED, GameService, ServiceError, choices, think_here
 from engines.base import IllegalAction
 from tests.lobbies import open_lobby, started_druids, statements
 
@@ -136,6 +136,29 @@ async def test_a_game_read_is_the_game_stored(service):
     assert read.record.notes[-1] == {"key": "game.left", "params": {"name": "P1"}}  # JSON decoded
     assert [t.id for t in await service.games_of_user(102)] == [table.id]
     assert [t.seats for t in await service.games_in_channel(10)][0][1].is_bot
+
+
+async def test_shown_marks_the_outbox_done_only_when_nothing_newer_was_committed(service):
+    table = await started_druids(service, players=2)
+    seat = table.to_act()[0]
+    first = (await service.act(table.id, table.user_at(seat), choices(table, seat)[0], table.version)).table
+    seat = first.to_act()[0]
+    await service.act(first.id, first.user_at(seat), choices(first, seat)[0], first.version)
+
+    await service.shown(first)  # Discord caught up with the first move while the second was being committed
+    row = (await service.get(first.id)).record
+    assert row.shown_version == first.version and row.shown_acting == {
+        str(s): m for s, m in first.acting.items()
+    }
+    assert row.publish_at is not None  # the second move still has to be shown
+    assert (first.id in await service.to_publish(None)) and row.publish_attempts == 0
+
+    newest = await service.get(first.id)
+    await service.shown(newest)
+    await service.shown(first)  # a late "shown" of an older version changes nothing
+    row = (await service.get(first.id)).record
+    assert row.shown_version == newest.version and row.publish_at is None and row.notes == []
+    assert first.id not in await service.to_publish(None)
 
 
 async def test_two_services_on_one_database_never_both_apply(database_url):

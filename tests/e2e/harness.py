@@ -142,15 +142,16 @@ class Harness:
         await self.click(host, lobby, f"lobby:start:{game_id}")
         return game_id
 
-    async def move_in_another_process(self, table: Table, seat: int) -> None:
+    async def move_in_another_process(self, table: Table, seat: int) -> Table:
         """`seat`'s first choice in `table`, made by another process (a shard sharing the database): this one has
-        not read the game since."""
+        not read the game since. Returns the game as the other process left it."""
         engine = make_engine(self.database_url)
         try:
             other = GameService(make_sessionmaker(engine))
-            await other.act(
+            moved = await other.act(
                 table.id, table.user_at(seat), choices(table, seat)[0], expected_version=table.version
             )
+            return moved.table
         finally:
             await engine.dispose()
 

@@ -1,6 +1,7 @@
-"""The picker's clicks through the real bot: a step narrows the choices from the game as this process last
-committed or read it, with no database read; a move another process made meanwhile is caught by the move's own
-commit, so the click that plays changes nothing and says the picker was out of date."""
+"""The picker through the real bot: "Take my turn" and each step work from the game as this process last committed
+or read it, with no database read; a move another process made meanwhile is caught by the move's own commit, so the
+click that plays changes nothing and says the picker was out of date, and a copy that gives the clicker nothing to
+choose is read again rather than refusing."""
 
 from __future__ import annotations
 
@@ -53,4 +54,60 @@ async def test_a_move_another_process_made_meanwhile_is_refused_when_the_picker_
         moved = await h.table(game_id)
         assert moved.version == table.version + 1  # only the other process's move
         assert "out of date" in picker.text
+        assert h.sb.violations == []
+
+
+async def test_take_my_turn_reads_no_game_from_the_database(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("druids", ("alice", "dave"))
+        table = await h.table(game_id)
+        seat = table.to_act()[0]
+        mover = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
+        with statements(h.bot.db_engine) as run:  # type: ignore[union-attr]
+            picker = (await h.click(mover, h.board_message(table), f"table:turn:{game_id}")).message
+        assert not [statement for statement in run if "FROM games" in statement]
+        assert picker.buttons() or picker.selects()  # the choices, as from a fresh read
+        token = table.choice_token(seat)
+        assert any(f":{game_id}:{token}:" in c["custom_id"] for c in picker.buttons() + picker.selects())
+
+
+async def test_a_picker_opened_from_a_copy_another_process_moved_on_starts_again_afresh(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("druids", ("alice", "dave"))
+        table = await h.table(game_id)
+        seat = table.to_act()[0]
+        mover = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
+        await h.move_in_another_process(table, seat)
+
+        picker = (await h.click(mover, h.board_message(table), f"table:turn:{game_id}")).message
+        actions = offered(table, seat, choices(table, seat))
+        full = path_to(actions, actions[-1])
+        for depth in range(1, len(full) + 1):
+            await h.choose(mover, picker, table, full[:depth])
+        moved = await h.table(game_id)
+        assert moved.version == table.version + 1  # only the other process's move
+        assert "out of date" in picker.text
+        fresh = moved.choice_token(seat)  # the picker now offers what the game really asks of the mover
+        stale = table.choice_token(seat)
+        ids = [c["custom_id"] for c in picker.buttons() + picker.selects()]
+        assert not any(f":{stale}:" in i for i in ids)
+        assert all(f":{fresh}:" in i for i in ids if i.startswith(("mv:", "mvs:")))
+
+
+async def test_take_my_turn_reads_the_game_when_the_copy_gives_nothing_to_choose(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("druids", ("alice", "dave"))
+        table = await h.table(game_id)
+        seat = table.to_act()[0]
+        moved = table
+        while seat in moved.to_act():  # another process plays the turn; this one does not read the game
+            moved = await h.move_in_another_process(moved, seat)
+        next_seat = moved.to_act()[0]
+        assert next_seat not in table.to_act()  # in this process's copy, not their turn
+        user = next(u for u in h.users.values() if int(u.id) == table.user_at(next_seat))
+
+        picker = (await h.click(user, h.board_message(table), f"table:turn:{game_id}")).message
+        assert (await h.table(game_id)).version == moved.version
+        token = moved.choice_token(next_seat)
+        assert any(f":{game_id}:{token}:" in c["custom_id"] for c in picker.buttons() + picker.selects())
         assert h.sb.violations == []
