@@ -45,10 +45,9 @@ class RecentGames:
     def __init__(self, games_kept: int = GAMES_KEPT, places_kept: int = PLACES_KEPT) -> None:
         self.games_kept = games_kept
         self.places_kept = places_kept
-        # Each game's newest table, with the version it was kept at (a table whose record a later commit brought
-        # up to date in place, service._commit_move, no longer matches its state, and is never served) and the
+        # Each game's newest table (a table stands for one version for good: a commit makes a new one) and the
         # places where it is open.
-        self._games: OrderedDict[int, tuple[int, Table, frozenset[Place]]] = OrderedDict()
+        self._games: OrderedDict[int, tuple[Table, frozenset[Place]]] = OrderedDict()
         # The ids of every game open at a place when it was last read, plus those seen open there since: a
         # superset, so a game that ended or a player who left needs no bookkeeping (see `games_at`).
         self._places: OrderedDict[Place, set[int]] = OrderedDict()
@@ -59,10 +58,10 @@ class RecentGames:
 
     def game(self, game_id: int) -> Table | None:
         kept = self._games.get(game_id)
-        if kept is None or kept[1].version != kept[0]:
+        if kept is None:
             return None
         self._games.move_to_end(game_id)
-        return kept[1]
+        return kept[0]
 
     def games_at(self, place: Place) -> list[Table] | None:
         """The games that are (or were lately) open at `place`, newest first; None unless the place and each of
@@ -83,16 +82,16 @@ class RecentGames:
     def saw(self, table: Table, is_open: bool) -> None:
         """A game as just read or committed."""
         kept = self._games.get(table.id)
-        if kept is not None and kept[0] > table.version:
+        if kept is not None and kept[0].version > table.version:
             return  # a read that began before a commit of ours and ended after it
         places = places_of(table)
         open_at = frozenset(places if is_open else ())
-        self._games[table.id] = (table.version, table, open_at)
+        self._games[table.id] = (table, open_at)
         self._games.move_to_end(table.id)
         if len(self._games) > self.games_kept:
             self._games.popitem(last=False)
         self._seen += 1
-        for place in open_at - (kept[2] if kept is not None else frozenset()):
+        for place in open_at - (kept[1] if kept is not None else frozenset()):
             self._seen_at[place] = self._seen
             self._seen_at.move_to_end(place)
         for place in places:

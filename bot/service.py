@@ -94,6 +94,9 @@ class SeatRow:
     def is_bot(self) -> bool:
         return self.user_id is None
 
+    def changed(self, **changes: Any) -> SeatRow:
+        return SeatRow(**{**self.__dict__, **changes})
+
 
 class GameRow:
     """A game as read for a table (the columns of `Game`, plain attributes, with its seats in order)."""
@@ -114,6 +117,11 @@ class GameRow:
             if row._mapping[_SEATS.c.id] is not None
         ]
         return cls(seats, **{column.name: first[column] for column in _GAMES.columns})
+
+    def changed(self, seats: list[SeatRow], **changes: Any) -> GameRow:
+        """The row as a change leaves it: a new row, so a table holding this one still stands for its version."""
+        columns = {name: value for name, value in self.__dict__.items() if name != "seats"}
+        return GameRow(seats, **{**columns, **changes})
 
 
 @dataclass
@@ -634,14 +642,17 @@ class GameService:
             values["waiting_since"] = now
         if outcome is not None:
             values.update(status=FINISHED, finished_at=now)
+        seats_after = []
+        for row in table.record.seats:
+            changes: dict[str, Any] = {"reminders_sent": 0} if new_wait and row.seat in waiting_after else {}
+            if outcome is not None:
+                changes.update(final_score=outcome.scores[row.seat], won=row.seat in outcome.winners)
+            seats_after.append(row.changed(**changes))
+        after = Table(table.record.changed(seats_after, **values), table.engine, state)
         # When the clock must next look at the game, written by the same statement as the move.
-        seats_after = [
-            _Changed(row, reminders_sent=0) if new_wait and row.seat in waiting_after else row
-            for row in table.record.seats
-        ]
-        after_row = _Changed(table.record, **values, seats=seats_after)
-        settings = await self.settings_for(table.record.guild_id)
-        values["due_at"] = next_due(Table(after_row, table.engine, state), settings)  # type: ignore[arg-type]
+        values["due_at"] = after.record.due_at = next_due(
+            after, await self.settings_for(table.record.guild_id)
+        )
         async with self.sessions() as session, session.begin():
             result = await session.execute(
                 update(_GAMES)
@@ -676,20 +687,8 @@ class GameService:
                         .where(_SEATS.c.game_id == table.id, _SEATS.c.seat == number)
                         .values(final_score=outcome.scores[number], won=number in outcome.winners)
                     )
-        record = table.record  # detached from its session: safe to bring up to date by hand
-        for name, value in values.items():
-            setattr(record, name, value)
-        for seat_row in record.seats:
-            if new_wait and seat_row.seat in waiting_after:
-                seat_row.reminders_sent = 0
-            if outcome is not None:
-                seat_row.final_score = outcome.scores[seat_row.seat]
-                seat_row.won = seat_row.seat in outcome.winners
-        after = Table(record, table.engine, state)
         self.recent.saw(after, after.status in OPEN)
-        self.tails.committed(
-            table.id, version, json.loads(json.dumps(events))
-        )  # as the move log gives it back
+        self.tails.committed(table.id, version, json.loads(json.dumps(events)))  # as the log gives them back
         return after
 
     # --- the built-in player, substitutes and leavers -------------------------------------------------------------
@@ -1461,18 +1460,6 @@ def auto_pass_seconds(seed: int, version: int, seat: int) -> int:
     after a delay that looks like someone deciding."""
     digest = hashlib.blake2b(f"{seed}:{version}:{seat}".encode(), digest_size=2).digest()
     return 4 + int.from_bytes(digest, "big") % 17
-
-
-class _Changed:
-    """A row as a change will leave it: the given values over the row's own (read-only)."""
-
-    def __init__(self, row: Any, **changes: Any) -> None:
-        self._row = row
-        self._changes = changes
-
-    def __getattr__(self, name: str) -> Any:
-        changes = self.__dict__["_changes"]
-        return changes[name] if name in changes else getattr(self.__dict__["_row"], name)
 
 
 def _stored(marks: dict[int, str]) -> dict[str, str]:

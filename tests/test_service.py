@@ -138,6 +138,23 @@ async def test_a_game_read_is_the_game_stored(service):
     assert [t.seats for t in await service.games_in_channel(10)][0][1].is_bot
 
 
+async def test_a_table_held_while_a_move_is_committed_from_it_still_stands_for_its_version(service):
+    """Handlers share the recent game's table (a picker step, 'Take my turn'): a commit from it must not change it
+    under another handler, whose move from it is then stale, not applied to an old state over the new version."""
+    table = await started_druids(service, players=2)
+    held = await service.recent_game(table.id)
+    seat = held.to_act()[0]
+    user = held.user_at(seat)
+    first = choices(held, seat)[0]
+    moved = await service.act(table.id, user, first, expected_version=held.version, read=held)
+    assert (held.version, held.state) == (table.version, table.state)
+    assert moved.table.version == table.version + 1 and moved.table.record is not held.record
+    with pytest.raises(ServiceError) as refused:
+        await service.act(table.id, user, first, expected_version=held.version, read=held)
+    assert refused.value.code == "stale"
+    assert (await service.get(table.id)).state == moved.table.state
+
+
 async def test_shown_marks_the_outbox_done_only_when_nothing_newer_was_committed(service):
     table = await started_druids(service, players=2)
     seat = table.to_act()[0]
