@@ -680,13 +680,16 @@ class GameService:
                     .where(_SEATS.c.game_id == table.id, _SEATS.c.seat.in_(sorted(waiting_after)))
                     .values(reminders_sent=0)
                 )
-            if outcome is not None:
-                for number in range(len(table.seats)):
-                    await session.execute(
-                        update(_SEATS)
-                        .where(_SEATS.c.game_id == table.id, _SEATS.c.seat == number)
-                        .values(final_score=outcome.scores[number], won=number in outcome.winners)
-                    )
+            if outcome is not None:  # every seat's result, in seat order, in one statement (executemany)
+                await session.execute(
+                    update(_SEATS)
+                    .where(_SEATS.c.game_id == table.id, _SEATS.c.seat == bindparam("at_seat"))
+                    .values(final_score=bindparam("score"), won=bindparam("winner")),
+                    [
+                        {"at_seat": row.seat, "score": row.final_score, "winner": row.won}
+                        for row in after.record.seats
+                    ],
+                )
         self.recent.saw(after, after.status in OPEN)
         self.tails.committed(table.id, version, json.loads(json.dumps(events)))  # as the log gives them back
         return after

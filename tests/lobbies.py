@@ -4,12 +4,13 @@ SQL statements a block of a test runs."""
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from sqlalchemy import event
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from bot.db import make_engine, make_sessionmaker
 from bot.service import GameService, Table
 
 
@@ -55,3 +56,14 @@ def statements(engine: AsyncEngine) -> Iterator[list[str]]:
         yield run
     finally:
         event.remove(engine.sync_engine, "before_cursor_execute", note)
+
+
+@contextlib.asynccontextmanager
+async def another_process(database_url: str) -> AsyncIterator[GameService]:
+    """A service of its own on the same database, as another process (a shard) has: nothing this one reads or
+    commits reaches the test's service's memory."""
+    engine = make_engine(database_url)
+    try:
+        yield GameService(make_sessionmaker(engine))
+    finally:
+        await engine.dispose()

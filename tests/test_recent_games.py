@@ -7,7 +7,7 @@ import pytest
 
 from bot.db import make_engine, make_sessionmaker, migrate
 from bot.service import ABANDONED, GameService, ServiceError, choices
-from tests.lobbies import open_lobby, started_druids, statements
+from tests.lobbies import another_process, open_lobby, started_druids, statements
 
 
 @pytest.fixture
@@ -88,15 +88,11 @@ async def test_a_change_from_another_process_is_refused_by_the_command_then_seen
     service, engine, database_url
 ):
     table = await started_druids(service, players=2)
-    other_engine = make_engine(database_url)
-    other = GameService(make_sessionmaker(other_engine))
-    try:
-        seat = table.to_act()[0]
-        user = table.user_at(seat)
-        assert user is not None
+    seat = table.to_act()[0]
+    user = table.user_at(seat)
+    assert user is not None
+    async with another_process(database_url) as other:
         await other.act(table.id, user, choices(table, seat)[0], expected_version=table.version)
-    finally:
-        await other_engine.dispose()
     stale = await service.recent_game(table.id)
     assert stale.version == table.version  # this process has not read the game since
     with pytest.raises(
@@ -120,11 +116,8 @@ async def _play(service: GameService, table, moves: int):
 
 async def _from_the_log(database_url, table, limit):
     """What a process that committed none of these moves reads for the board."""
-    other_engine = make_engine(database_url)
-    try:
-        return await GameService(make_sessionmaker(other_engine)).recent_events(table, limit)
-    finally:
-        await other_engine.dispose()
+    async with another_process(database_url) as other:
+        return await other.recent_events(table, limit)
 
 
 async def test_the_boards_recent_moves_come_from_this_processs_own_commits(service, engine, database_url):
@@ -147,11 +140,8 @@ async def test_moves_this_process_did_not_follow_are_read_from_the_log(service, 
     table = await started_druids(service, players=2)
     table = await _play(service, table, 2)
     await service.recent_events(table, 6)
-    other_engine = make_engine(database_url)
-    try:  # another process moves the game on
-        moved = await _play(GameService(make_sessionmaker(other_engine)), await service.get(table.id), 1)
-    finally:
-        await other_engine.dispose()
+    async with another_process(database_url) as other:  # another process moves the game on
+        moved = await _play(other, await service.get(table.id), 1)
     table = await service.get(table.id)
     assert table.version == moved.version
     with statements(engine) as run:

@@ -11,12 +11,12 @@ from typing import Any
 
 from bot.app import GameBot, build
 from bot.chooser import Chosen, Prompt, narrow, path_to
-from bot.db import make_engine, make_sessionmaker
 from bot.picker import offered
-from bot.service import GameService, Table, choices
+from bot.service import Table, choices
 from bot.settings import Settings
 from sandbox.model import Channel, Guild, Message, User
 from sandbox.server import DiscordSandbox
+from tests.lobbies import another_process
 
 HANDLER_TASKS = ("CommandTree-invoker", "discord-ui-dynamic-item-", "publish-recovery")
 
@@ -145,15 +145,11 @@ class Harness:
     async def move_in_another_process(self, table: Table, seat: int) -> Table:
         """`seat`'s first choice in `table`, made by another process (a shard sharing the database): this one has
         not read the game since. Returns the game as the other process left it."""
-        engine = make_engine(self.database_url)
-        try:
-            other = GameService(make_sessionmaker(engine))
+        async with another_process(self.database_url) as other:
             moved = await other.act(
                 table.id, table.user_at(seat), choices(table, seat)[0], expected_version=table.version
             )
-            return moved.table
-        finally:
-            await engine.dispose()
+        return moved.table
 
     async def tick(self) -> None:
         assert self.bot is not None

@@ -16,13 +16,33 @@ from tests.lobbies import statements
 pytestmark = pytest.mark.e2e
 
 
+def user_at(h, table, seat: int):
+    return next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
+
+
+async def take_my_turn(h, user, table):
+    """The picker "Take my turn" on the board opens for `user`."""
+    return (await h.click(user, h.board_message(table), f"table:turn:{table.id}")).message
+
+
 async def open_picker(h, game_id: int):
     table = await h.table(game_id)
     seat = table.to_act()[0]
-    mover = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
-    picker = (await h.click(mover, h.board_message(table), f"table:turn:{game_id}")).message
+    mover = user_at(h, table, seat)
+    picker = await take_my_turn(h, mover, table)
     actions = offered(table, seat, choices(table, seat))
     return table, seat, mover, picker, actions
+
+
+async def play_the_last_offer(h, mover, picker, table, actions) -> None:
+    """Click through the picker to the last action it offers, as drawn for `table`."""
+    full = path_to(actions, actions[-1])
+    for depth in range(1, len(full) + 1):
+        await h.choose(mover, picker, table, full[:depth])
+
+
+def offers_choices_at(picker, game_id: int, token: int) -> bool:
+    return any(f":{game_id}:{token}:" in c["custom_id"] for c in picker.buttons() + picker.selects())
 
 
 async def test_a_picker_step_reads_no_game_from_the_database(tmp_path):
@@ -48,9 +68,7 @@ async def test_a_move_another_process_made_meanwhile_is_refused_when_the_picker_
 
         await h.move_in_another_process(table, seat)
 
-        full = path_to(actions, actions[-1])
-        for depth in range(1, len(full) + 1):
-            await h.choose(mover, picker, table, full[:depth])
+        await play_the_last_offer(h, mover, picker, table, actions)
         moved = await h.table(game_id)
         assert moved.version == table.version + 1  # only the other process's move
         assert "out of date" in picker.text
@@ -62,13 +80,11 @@ async def test_take_my_turn_reads_no_game_from_the_database(tmp_path):
         game_id = await h.start_game("druids", ("alice", "dave"))
         table = await h.table(game_id)
         seat = table.to_act()[0]
-        mover = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
         with statements(h.bot.db_engine) as run:  # type: ignore[union-attr]
-            picker = (await h.click(mover, h.board_message(table), f"table:turn:{game_id}")).message
+            picker = await take_my_turn(h, user_at(h, table, seat), table)
         assert not [statement for statement in run if "FROM games" in statement]
         assert picker.buttons() or picker.selects()  # the choices, as from a fresh read
-        token = table.choice_token(seat)
-        assert any(f":{game_id}:{token}:" in c["custom_id"] for c in picker.buttons() + picker.selects())
+        assert offers_choices_at(picker, game_id, table.choice_token(seat))
 
 
 async def test_a_picker_opened_from_a_copy_another_process_moved_on_starts_again_afresh(tmp_path):
@@ -76,14 +92,11 @@ async def test_a_picker_opened_from_a_copy_another_process_moved_on_starts_again
         game_id = await h.start_game("druids", ("alice", "dave"))
         table = await h.table(game_id)
         seat = table.to_act()[0]
-        mover = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
+        mover = user_at(h, table, seat)
         await h.move_in_another_process(table, seat)
 
-        picker = (await h.click(mover, h.board_message(table), f"table:turn:{game_id}")).message
-        actions = offered(table, seat, choices(table, seat))
-        full = path_to(actions, actions[-1])
-        for depth in range(1, len(full) + 1):
-            await h.choose(mover, picker, table, full[:depth])
+        picker = await take_my_turn(h, mover, table)
+        await play_the_last_offer(h, mover, picker, table, offered(table, seat, choices(table, seat)))
         moved = await h.table(game_id)
         assert moved.version == table.version + 1  # only the other process's move
         assert "out of date" in picker.text
@@ -104,10 +117,8 @@ async def test_take_my_turn_reads_the_game_when_the_copy_gives_nothing_to_choose
             moved = await h.move_in_another_process(moved, seat)
         next_seat = moved.to_act()[0]
         assert next_seat not in table.to_act()  # in this process's copy, not their turn
-        user = next(u for u in h.users.values() if int(u.id) == table.user_at(next_seat))
 
-        picker = (await h.click(user, h.board_message(table), f"table:turn:{game_id}")).message
+        picker = await take_my_turn(h, user_at(h, table, next_seat), table)
         assert (await h.table(game_id)).version == moved.version
-        token = moved.choice_token(next_seat)
-        assert any(f":{game_id}:{token}:" in c["custom_id"] for c in picker.buttons() + picker.selects())
+        assert offers_choices_at(picker, game_id, moved.choice_token(next_seat))
         assert h.sb.violations == []
