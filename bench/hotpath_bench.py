@@ -98,10 +98,16 @@ class _Interaction:
         async def send_message(*_: Any, **__: Any) -> None:
             done[0] = True
 
+        async def edit_message(*, view: Any = None, **_: Any) -> None:
+            done[0] = True
+            self.view = view
+
         async def followup_send(*_: Any, view: Any = None, **__: Any) -> None:
             self.view = view
 
-        self.response = SimpleNamespace(is_done=lambda: done[0], defer=defer, send_message=send_message)
+        self.response = SimpleNamespace(
+            is_done=lambda: done[0], defer=defer, send_message=send_message, edit_message=edit_message
+        )
         self.followup = SimpleNamespace(send=followup_send)
 
     async def edit_original_response(self, *, view: Any = None, **_: Any) -> None:

@@ -578,7 +578,7 @@ class GameDriver(Actor):
                 )
             if result is None:
                 return None
-            if result.callback_type != 6:  # every click is deferred, then the picker edited
+            if result.callback_type not in (6, 7):  # a step answered at once (7), or deferred (6) then edited
                 self.refused = True
                 return None
             if _picker_version(picker) != before:  # the move itself: the picker shows the new hand

@@ -175,10 +175,15 @@ class Picker:
     async def choose(
         self, interaction: discord.Interaction, game_id: int, token: int, path_text: str
     ) -> None:
-        """A click in the picker: narrow the choice, or, once it names one action, play it. Acknowledged before
-        the game is read, so a busy moment delays the answer, not the acknowledgement."""
+        """A click in the picker: narrow the choice, or, once it names one action, play it. A step this process
+        can answer from memory is answered at once, in the one call that acknowledges it; anything else is
+        acknowledged before the game is read, so a busy moment delays the answer, not the acknowledgement."""
         locale = i18n.norm(str(interaction.locale))
         if interaction.message is not None and interaction.message.flags.ephemeral:
+            answer = await self._step_at_hand(interaction.user.id, game_id, token, path_text, locale)
+            if answer is not None:
+                await interaction.response.edit_message(content=answer[0], view=answer[1])
+                return
             await interaction.response.defer()
         else:  # a picker id on a message everyone sees (forged or stale): answer apart, never edit that message
             await interaction.response.defer(ephemeral=True, thinking=True)
@@ -207,6 +212,28 @@ class Picker:
             await interaction.edit_original_response(content=content, view=view)
             return
         await self.play(interaction, table, step, locale)
+
+    async def _step_at_hand(
+        self, user_id: int, game_id: int, token: int, path_text: str, locale: str
+    ) -> tuple[str, discord.ui.View | None] | None:
+        """The picker's next question, when it needs neither the database nor a worker: the recent game still
+        offers the clicker the choices the picker was drawn with, their offers are worked out, and the click
+        asks for more narrowing rather than a move. None otherwise."""
+        table = self.service.kept_game_to_choose(game_id, user_id, token)
+        if table is None:
+            return None
+        seat = table.seat_of(user_id)
+        kept = self._offers.get((game_id, seat))
+        if seat is None or kept is None or kept.state != table.record.state:
+            return None
+        try:
+            path = decode_path(path_text)
+            step = await self.step(table, seat, choices(table, seat), path)
+        except PathError:
+            return None
+        if not isinstance(step, Prompt):
+            return None
+        return await self.message(table, seat, path, locale, [])
 
     async def _restart(
         self, interaction: discord.Interaction, table: Table, seat: int, locale: str, note: str

@@ -315,10 +315,15 @@ class GameService:
         return self.recent.game(game_id) or await self.get(game_id)
 
     async def recent_game_to_choose(self, game_id: int, user_id: int, token: int | None = None) -> Table:
-        """For the picker: the recent game when the user has choices there (for a click, the very choices the
-        picker was drawn with: `token`), else read, so a refusal ("not your turn") always comes from a fresh
-        read. A copy another process has moved on from only opens or narrows a picker: the move it leads to is
-        refused as stale by its commit's version guard, and the picker starts again from the game read afresh."""
+        """For the picker: the recent game when the user has choices there (`kept_game_to_choose`), else read,
+        so a refusal ("not your turn") always comes from a fresh read."""
+        return self.kept_game_to_choose(game_id, user_id, token) or await self.get(game_id)
+
+    def kept_game_to_choose(self, game_id: int, user_id: int, token: int | None = None) -> Table | None:
+        """The recent game if the user has choices there (for a click, the very choices the picker was drawn
+        with: `token`). A copy another process has moved on from only opens or narrows a picker: the move it
+        leads to is refused as stale by its commit's version guard, and the picker starts again from the game
+        read afresh."""
         kept = self.recent.game(game_id)
         if kept is not None and kept.status == ACTIVE:
             seat = kept.seat_of(user_id)
@@ -326,7 +331,7 @@ class GameService:
                 choices(kept, seat) if token is None else kept.choice_token(seat) == token
             ):
                 return kept
-        return await self.get(game_id)
+        return None
 
     async def recent_games_in_channel(self, channel_id: int, statuses: tuple[str, ...] = OPEN) -> list[Table]:
         kept = self.recent.games_at(("channel", channel_id))

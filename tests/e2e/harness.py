@@ -180,20 +180,20 @@ class Harness:
             await self.choose(user, picker, table, full[:depth])
         return picker
 
-    async def choose(self, user: User, picker: Message, table: Table, path: list[int]) -> None:
+    async def choose(self, user: User, picker: Message, table: Table, path: list[int]) -> Any:
+        """The picker click or menu choice that leads to `path`; returns the interaction's result."""
         text = ".".join(map(str, path))
         token = table.choice_token(table.seat_of(int(user.id)))
         button = f"mv:{table.id}:{token}:{text}"
         if picker.component(button) is not None:
-            await self.click(user, picker, button)
-            return
+            return await self.click(user, picker, button)
         parent = ".".join(map(str, path[:-1]))
         for select in picker.selects():
             if select["custom_id"].startswith(f"mvs:{table.id}:{token}:{parent}:"):
                 if any(o["value"] == str(path[-1]) for o in select["options"]):
-                    await self.sb.select(user, picker, select["custom_id"], [str(path[-1])])
+                    result = await self.sb.select(user, picker, select["custom_id"], [str(path[-1])])
                     await self.idle()
-                    return
+                    return result
         raise AssertionError(f"no component leads to {text} on {picker.text}")
 
 
