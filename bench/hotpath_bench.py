@@ -95,8 +95,9 @@ class _Interaction:
         async def defer(**_: Any) -> None:
             done[0] = True
 
-        async def send_message(*_: Any, **__: Any) -> None:
+        async def send_message(*_: Any, view: Any = None, **__: Any) -> None:
             done[0] = True
+            self.view = view
 
         async def edit_message(*, view: Any = None, **_: Any) -> None:
             done[0] = True

@@ -171,6 +171,10 @@ class Pictures:
         key = self.key(engine_name, seat, view, names, locale)
         return await self._once(key, lambda: draw(engine_name, seat, view, names, locale))
 
+    def drawn(self, engine_name: str, seat: int | None, view: Any, names: list[str], locale: str) -> bool:
+        """Whether `get` would answer from what is drawn already, without waiting for a worker."""
+        return self.key(engine_name, seat, view, names, locale) in self._images
+
     async def sheet(self, engine_name: str, view: Any, seat: int, names: list[str], locale: str) -> bytes:
         """One player's whole sheet from the public view (the same for every asker)."""
         key = _digest(engine_name, "sheet", seat, view, names, locale)

@@ -124,12 +124,16 @@ class GameHost:
         await self.lobby.abandon(interaction, game_id)
 
     async def table_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
+        if action == "turn":
+            kept = self.service.kept_game_to_choose(game_id, interaction.user.id)
+            if kept is not None:  # no reading: the picker answers at once, or acknowledges first itself
+                await self.picker.open(interaction, kept)
+                return
         await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge before any reading
         if action == "hand":
             await self.private.show_hand(interaction, await self.service.get(game_id))
         else:
-            user = interaction.user.id
-            await self.picker.open(interaction, await self.service.recent_game_to_choose(game_id, user))
+            await self.picker.open(interaction, await self.service.get(game_id))
 
     async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
         await self.private.show_hand(interaction, table)

@@ -154,23 +154,37 @@ class Picker:
         return i18n.t("chooser.not_your_turn", locale)
 
     async def open(self, interaction: discord.Interaction, table: Table) -> None:
-        """'Take my turn': an ephemeral picker with the player's private view attached."""
+        """'Take my turn': an ephemeral picker with the player's private view attached. Answered in the
+        acknowledgement when nothing in it waits for a worker; otherwise acknowledged first."""
         locale = i18n.norm(str(interaction.locale))
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise ServiceError("not_a_player")
         if table.status != ACTIVE:
             raise ServiceError("game_not_running")
-        if not interaction.response.is_done():
+        if not interaction.response.is_done() and not self._opens_at_once(table, seat, locale):
             await interaction.response.defer(ephemeral=True, thinking=True)
         content, view = await self.message(table, seat, [], locale, [])
         png = await self.host.private.private_png(table, seat, locale)
-        await interaction.followup.send(
+        send = (
+            interaction.followup.send if interaction.response.is_done() else interaction.response.send_message
+        )
+        await send(
             content,
             view=view or discord.utils.MISSING,
             file=png_file(png, "private.png") if png else discord.utils.MISSING,
             ephemeral=True,
         )
+
+    def _opens_at_once(self, table: Table, seat: int, locale: str) -> bool:
+        """Whether a picker for `seat` needs no worker: neither for its offers nor for its private picture."""
+        return self._offers_at_hand(table, seat) and self.host.private.png_at_hand(table, seat, locale)
+
+    def _offers_at_hand(self, table: Table, seat: int) -> bool:
+        """Whether the seat's offers need no worker: worked out already, or quick to work out here."""
+        kept = self._offers.get((table.id, seat))
+        worked_out = kept is not None and kept.state == table.record.state
+        return worked_out or not offers_whole_turns(table.engine)
 
     async def choose(
         self, interaction: discord.Interaction, game_id: int, token: int, path_text: str
@@ -217,14 +231,13 @@ class Picker:
         self, user_id: int, game_id: int, token: int, path_text: str, locale: str
     ) -> tuple[str, discord.ui.View | None] | None:
         """The picker's next question, when it needs neither the database nor a worker: the recent game still
-        offers the clicker the choices the picker was drawn with, their offers are worked out, and the click
-        asks for more narrowing rather than a move. None otherwise."""
+        offers the clicker the choices the picker was drawn with, their offers are at hand, and the click asks
+        for more narrowing rather than a move. None otherwise."""
         table = self.service.kept_game_to_choose(game_id, user_id, token)
         if table is None:
             return None
         seat = table.seat_of(user_id)
-        kept = self._offers.get((game_id, seat))
-        if seat is None or kept is None or kept.state != table.record.state:
+        if seat is None or not self._offers_at_hand(table, seat):
             return None
         try:
             path = decode_path(path_text)

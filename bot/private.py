@@ -160,6 +160,12 @@ class PrivateMessages:
             return None
         return await self.pictures.get(table.engine.name, seat, table.view(seat), table.names, locale)
 
+    def png_at_hand(self, table: Table, seat: int, locale: str) -> bool:
+        """Whether `private_png` would answer without drawing (drawn already, or there is nothing to draw)."""
+        if not presenter(table.engine.name).has_private or table.state is None:
+            return True
+        return self.pictures.drawn(table.engine.name, seat, table.view(seat), table.names, locale)
+
     async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
         """ "My hand" / `/play hand`: the asker's private picture, for their eyes only."""
         locale = i18n.norm(str(interaction.locale))

@@ -314,9 +314,9 @@ class GameService:
     async def recent_game(self, game_id: int) -> Table:
         return self.recent.game(game_id) or await self.get(game_id)
 
-    async def recent_game_to_choose(self, game_id: int, user_id: int, token: int | None = None) -> Table:
-        """For the picker: the recent game when the user has choices there (`kept_game_to_choose`), else read,
-        so a refusal ("not your turn") always comes from a fresh read."""
+    async def recent_game_to_choose(self, game_id: int, user_id: int, token: int) -> Table:
+        """For a picker click: the recent game when it offers the user the choices the picker was drawn with
+        (`kept_game_to_choose`), else read, so a refusal ("not your turn") always comes from a fresh read."""
         return self.kept_game_to_choose(game_id, user_id, token) or await self.get(game_id)
 
     def kept_game_to_choose(self, game_id: int, user_id: int, token: int | None = None) -> Table | None:

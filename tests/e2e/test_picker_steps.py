@@ -15,7 +15,7 @@ from tests.lobbies import statements
 
 pytestmark = pytest.mark.e2e
 
-DEFERRED_UPDATE, UPDATE_MESSAGE = 6, 7  # Discord's interaction callback types
+REPLY, DEFERRED_REPLY, DEFERRED_UPDATE, UPDATE_MESSAGE = 4, 5, 6, 7  # Discord's interaction callback types
 
 
 def user_at(h, table, seat: int):
@@ -103,6 +103,27 @@ async def test_take_my_turn_reads_no_game_from_the_database(tmp_path):
         assert not [statement for statement in run if "FROM games" in statement]
         assert picker.buttons() or picker.selects()  # the choices, as from a fresh read
         assert offers_choices_at(picker, game_id, table.choice_token(seat))
+
+
+async def test_take_my_turn_is_answered_in_its_acknowledgement_once_nothing_waits_for_a_worker(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("druids", ("alice", "dave"))
+        table = await h.table(game_id)
+        seat = table.to_act()[0]
+        mover = user_at(h, table, seat)
+        await take_my_turn(h, mover, table)  # works out the offers and draws the hand, if not done yet
+
+        again = await h.click(mover, h.board_message(table), f"table:turn:{game_id}")
+        assert again.callback_type == REPLY  # one call to Discord: the picker is the acknowledgement
+        assert offers_choices_at(again.message, game_id, table.choice_token(seat))
+        assert [a.filename for a in again.message.attachments] == ["private.png"]
+
+        h.bot.host.pictures._images.clear()  # type: ignore[union-attr]  # as after a restart: drawn again
+        h.bot.host.picker._offers.clear()  # type: ignore[union-attr]
+        waited = await h.click(mover, h.board_message(table), f"table:turn:{game_id}")
+        assert waited.callback_type == DEFERRED_REPLY  # acknowledged first, then answered
+        assert offers_choices_at(waited.message, game_id, table.choice_token(seat))
+        assert [a.filename for a in waited.message.attachments] == ["private.png"]
 
 
 async def test_a_picker_opened_from_a_copy_another_process_moved_on_starts_again_afresh(tmp_path):
