@@ -2,8 +2,9 @@
 
 For each game: 2 players (one hard, one easy, seats alternating) and 4 players (one hard against three easy, the
 hard seat rotating), win rates with 95 % Wilson intervals (a shared win counts as a share), and the hard player's
-thinking time per decision (p50/p99). Roll Player solo: the hard and the easy player's mean final score on the same
-seeds, and the paired difference with its 95 % interval. Talisman: four easy players with the default options,
+thinking time per decision (p50/p99: the deciding thread's CPU time, which is its wall time on a core of its own
+and is not inflated by whatever else shares the machine). Roll Player solo: the hard and the easy player's mean
+final score on the same seeds, and the paired difference with its 95 % interval. Talisman: four easy players with the default options,
 median and p90 game length in rounds, how often a character reaches the Crown, and how games end (at the Crown,
 another ending, or the round cap); `python -m bench.strength_bench --game talisman --race-only` prints just that
 (seeds 5000 onwards; `--first-seed` picks another set).
@@ -57,7 +58,7 @@ def play(
     think: list[float],
     round_cap: int | None = None,
 ) -> State:
-    """One seeded game with a level per seat; appends the hard seats' decision times to `think`."""
+    """One seeded game with a level per seat; appends the hard seats' decision CPU times to `think`."""
     state = engine.new_game(players, engine.validate_options({}), seed)
     moves = 0
     while engine.outcome(state) is None:
@@ -66,9 +67,9 @@ def play(
         seat = engine.to_act(state)[0]
         decision_seed = seed * 100_003 + moves
         if levels[seat] == "hard" and len(engine.legal_actions(state, seat)) > 1:
-            start = time.perf_counter()
+            start = time.thread_time()
             action = engine.bot_action(state, seat, decision_seed, level="hard", budget=budget)
-            think.append(time.perf_counter() - start)
+            think.append(time.thread_time() - start)
         else:
             action = engine.bot_action(state, seat, decision_seed)
         state, _ = engine.apply(state, seat, action)
