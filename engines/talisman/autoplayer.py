@@ -454,6 +454,9 @@ def _progress(ch: Char | None) -> float:
         + 0.4 * min(ch["life"], 8)
         + (3.0 if has_talisman(ch) else 0.0)
         + 0.1 * ch["gold"]
+        # Fate and Spells held back are worth something; valued at nothing, the search spends them at once.
+        + 0.3 * ch["fate"]
+        + 0.5 * ch["spells"]
     )
 
 

@@ -143,3 +143,16 @@ def test_talisman_easy_bots_crown_a_winner_within_60_rounds(seed):
     assert outcome is not None and state["round"] <= 60
     (winner,) = outcome.winners
     assert state["crown"] and state["chars"][winner]["space"] == CROWN
+
+
+@pytest.mark.parametrize("held", ["fate", "spells"])
+def test_the_talisman_search_counts_fate_and_spells_held_back(held):
+    """The hard player's evaluation gives Fate and Spells worth: valued at nothing, it spent them on the first
+    re-roll or cast it met and lost races it was ahead in. A view alike but for one more held scores higher."""
+    engine = get_engine("talisman")
+    module = engine.autoplayer
+    state = engine.new_game(4, engine.validate_options({}), 5)
+    view = engine.view(state, 0)
+    richer = engine.view(state, 0)
+    richer["chars"][0][held] += 1
+    assert module.evaluate(richer) > module.evaluate(view)
