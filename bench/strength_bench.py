@@ -4,10 +4,10 @@ For each game: 2 players (one hard, one easy, seats alternating) and 4 players (
 hard seat rotating), win rates with 95 % Wilson intervals (a shared win counts as a share), and the hard player's
 thinking time per decision (p50/p99: the deciding thread's CPU time, which is its wall time on a core of its own
 and is not inflated by whatever else shares the machine). Roll Player solo: the hard and the easy player's mean
-final score on the same seeds, and the paired difference with its 95 % interval. Talisman: four easy players with the default options,
-median and p90 game length in rounds, how often a character reaches the Crown, and how games end (at the Crown,
-another ending, or the round cap); `python -m bench.strength_bench --game talisman --race-only` prints just that
-(seeds 5000 onwards; `--first-seed` picks another set).
+final score on the same seeds, and the paired difference with its 95 % interval. Talisman: four easy players with
+the default options, median and p90 game length in rounds, how often a character reaches the Crown, and how games
+end (at the Crown, another ending, or the round cap); `python -m bench.strength_bench --game talisman --race-only`
+prints just that (seeds 5000 onwards; `--first-seed` picks another set).
 
 `python -m bench.strength_bench --games 200` is the full bench (the issue's sample size); the hard player's
 budget (simulated moves per decision) defaults to each engine's `search_budget`, which keeps a decision within

@@ -30,6 +30,10 @@ def version_mark(table: Table) -> str:
     return f"#{table.id}·v{table.version}"
 
 
+def _has_private_picture(table: Table) -> bool:
+    return presenter(table.engine.name).has_private and table.state is not None
+
+
 class PrivateMessages:
     def __init__(self, client: discord.Client, service: GameService, pictures: Pictures) -> None:
         self.client = client
@@ -67,7 +71,7 @@ class PrivateMessages:
         game = presenter(table.engine.name)
         locale = locales[row.user_id]
         digest = None
-        if game.has_private and table.state is not None:
+        if _has_private_picture(table):
             # What the message shows: the picture, and whether it says "your move" (its text and button).
             picture = self.pictures.key(table.engine.name, row.seat, table.view(row.seat), [], "")
             acting = bytes([row.seat in table.acting])
@@ -155,14 +159,13 @@ class PrivateMessages:
 
     async def private_png(self, table: Table, seat: int, locale: str) -> bytes | None:
         """One seat's private image; drawn again only when what the seat sees has changed."""
-        game = presenter(table.engine.name)
-        if not game.has_private or table.state is None:
+        if not _has_private_picture(table):
             return None
         return await self.pictures.get(table.engine.name, seat, table.view(seat), table.names, locale)
 
     def png_at_hand(self, table: Table, seat: int, locale: str) -> bool:
         """Whether `private_png` would answer without drawing (drawn already, or there is nothing to draw)."""
-        if not presenter(table.engine.name).has_private or table.state is None:
+        if not _has_private_picture(table):
             return True
         return self.pictures.drawn(table.engine.name, seat, table.view(seat), table.names, locale)
 
@@ -172,9 +175,9 @@ class PrivateMessages:
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise ServiceError("not_a_player")
-        game = presenter(table.engine.name)
-        if not game.has_private or table.state is None:
+        if not _has_private_picture(table):
             raise ServiceError("no_private_info")
+        game = presenter(table.engine.name)
         if not interaction.response.is_done():
             await interaction.response.defer(ephemeral=True, thinking=True)
         png = await self.private_png(table, seat, locale)

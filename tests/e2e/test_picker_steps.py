@@ -105,6 +105,15 @@ async def test_take_my_turn_reads_no_game_from_the_database(tmp_path):
         assert offers_choices_at(picker, game_id, table.choice_token(seat))
 
 
+async def take_my_turn_answered(h, mover, table, seat: int) -> int:
+    """Click "Take my turn" and check the answer is the picker for the seat's current choices, with its hand
+    attached; the callback type Discord was answered with."""
+    answer = await h.click(mover, h.board_message(table), f"table:turn:{table.id}")
+    assert offers_choices_at(answer.message, table.id, table.choice_token(seat))
+    assert [a.filename for a in answer.message.attachments] == ["private.png"]
+    return answer.callback_type
+
+
 async def test_take_my_turn_is_answered_in_its_acknowledgement_once_nothing_waits_for_a_worker(tmp_path):
     async with harness(tmp_path) as h:
         game_id = await h.start_game("druids", ("alice", "dave"))
@@ -113,17 +122,13 @@ async def test_take_my_turn_is_answered_in_its_acknowledgement_once_nothing_wait
         mover = user_at(h, table, seat)
         await take_my_turn(h, mover, table)  # works out the offers and draws the hand, if not done yet
 
-        again = await h.click(mover, h.board_message(table), f"table:turn:{game_id}")
-        assert again.callback_type == REPLY  # one call to Discord: the picker is the acknowledgement
-        assert offers_choices_at(again.message, game_id, table.choice_token(seat))
-        assert [a.filename for a in again.message.attachments] == ["private.png"]
+        # one call to Discord: the picker is the acknowledgement
+        assert await take_my_turn_answered(h, mover, table, seat) == REPLY
 
         h.bot.host.pictures._images.clear()  # type: ignore[union-attr]  # as after a restart: drawn again
         h.bot.host.picker._offers.clear()  # type: ignore[union-attr]
-        waited = await h.click(mover, h.board_message(table), f"table:turn:{game_id}")
-        assert waited.callback_type == DEFERRED_REPLY  # acknowledged first, then answered
-        assert offers_choices_at(waited.message, game_id, table.choice_token(seat))
-        assert [a.filename for a in waited.message.attachments] == ["private.png"]
+        # acknowledged first, then answered
+        assert await take_my_turn_answered(h, mover, table, seat) == DEFERRED_REPLY
 
 
 async def test_a_picker_opened_from_a_copy_another_process_moved_on_starts_again_afresh(tmp_path):
