@@ -26,6 +26,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import discord
+import sqlalchemy
 
 from bench.common import machine, percentile
 from bot import drawing
@@ -135,11 +136,13 @@ class Bench:
         self.host = host
         self.rng = random.Random(seed)
         self.cpu: dict[str, list[float]] = defaultdict(list)
+        self.statements: dict[str, list[int]] = defaultdict(list)
+        self.executed = 0  # SQL statements sent to the database so far
         self.moves = 0
 
     async def timed(self, op: str, interaction: _Interaction, work: Any) -> None:
         """One interaction: its handler and the language note every interaction triggers, on the main thread."""
-        start = time.thread_time()
+        start, executed = time.thread_time(), self.executed
         if interaction.type != discord.InteractionType.autocomplete:
             await self.host.remember_locale(interaction)
         try:
@@ -147,6 +150,7 @@ class Bench:
         except Exception as error:  # noqa: BLE001 — a refusal is answered like the real handlers do
             self.host.explain(error, "en")
         self.cpu[op].append(time.thread_time() - start)
+        self.statements[op].append(self.executed - executed)
 
     async def new_game(self, kind: str, channel_id: int, people: list[int]) -> int:
         service = self.host.service
@@ -195,6 +199,7 @@ class Bench:
             await self.timed("picker step", step, self.host.picker.choose(step, game_id, token, path))
             if (await self.host.service.get(game_id)).version != version:
                 self.cpu["move (picker)"].append(self.cpu["picker step"].pop())
+                self.statements["move (picker)"].append(self.statements["picker step"].pop())
                 self.moves += 1
                 return
             view = step.view
@@ -236,6 +241,11 @@ async def measure(interactions: int, seed: int = 1) -> Bench:
         service = GameService(make_sessionmaker(engine), new_seed=lambda: seed)
         host = GameHost(_Client(), service)  # type: ignore[arg-type]
         bench = Bench(host, seed)
+
+        def count(*_: Any) -> None:
+            bench.executed += 1
+
+        sqlalchemy.event.listen(engine.sync_engine, "before_cursor_execute", count)
         tables = []
         for number, kind in enumerate(KINDS):
             people = [1_000 + 10 * number, 1_001 + 10 * number]
@@ -257,12 +267,14 @@ def run(interactions: int = 600) -> None:
     print(
         f"{len(every)} interactions ({bench.moves} moves) over 4 games on SQLite: "
         f"mean {statistics.mean(every) * 1000:.2f} ms, p50 {statistics.median(every) * 1000:.2f} ms, "
-        f"p99 {percentile(every, 99) * 1000:.2f} ms (goal: 4 ms per interaction, discord.py included)"
+        f"p99 {percentile(every, 99) * 1000:.2f} ms (goal: 4 ms per interaction, discord.py included); "
+        f"SQL statements per interaction {sum(map(sum, bench.statements.values())) / len(every):.2f}"
     )
     for op, times in sorted(bench.cpu.items()):
         print(
             f"  {op:16} n={len(times):4}  mean {statistics.mean(times) * 1000:6.2f} ms  "
-            f"p50 {statistics.median(times) * 1000:6.2f} ms  p99 {percentile(times, 99) * 1000:6.2f} ms"
+            f"p50 {statistics.median(times) * 1000:6.2f} ms  p99 {percentile(times, 99) * 1000:6.2f} ms  "
+            f"SQL statements {statistics.mean(bench.statements[op]):5.2f}"
         )
 
 
