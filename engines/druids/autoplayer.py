@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from engines.base import Action, View
-from engines.druids.rules import card_number, distribute, gem_kind, is_follower
+from engines.druids.rules import MATCHING_GEM_PERCENT, card_number, distribute, gem_kind, is_follower
 from engines.rng import Rng
 
 UNKNOWN_FOLLOWER = 3.5  # the average number of a face-down follower
-MATCH_CHANCE = 1 / 6  # a face-down gem matches the place about one time in six
+MATCH_CHANCE = MATCHING_GEM_PERCENT / 100  # how often a face-down gem on a place is of its kind
 AVERAGE_GEM = 5
 
 

@@ -26,6 +26,7 @@ from engines.druids.rules import (  # noqa: F401 (re-exported for the presenter,
     GEM_KINDS,
     GEM_VALUES,
     HAND_SIZE,
+    MATCHING_GEM_PERCENT,
     MIN_CARDS_TO_SCORE,
     PLACE_CARDS,
     PLAYS_PER_TURN,
@@ -484,31 +485,35 @@ class Druids(Engine):
 
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """Re-deal the faces `seat` cannot see: others' gems (hands, face-down plays), the decks, the discard pile,
-        and which of their own followers each other player holds, keeps at home or has played."""
+        and which of their own followers each other player holds, keeps at home or has played. A gem another
+        player put on a place is dealt of the place's kind as often as players put matching gems there
+        (MATCHING_GEM_PERCENT), not one time in six as a uniform deal would: the search samples likely worlds."""
         out = clone(state)
         rng = Rng.from_seed(seed)
-        gem_slots: list[tuple[list[Any], int, bool]] = []  # (container, index, is a table entry)
+        # (container, index, the place's kind for a table entry else None); table entries first, so a gem played
+        # to a place can be drawn of the place's kind before the hands take them all.
+        gem_slots: list[tuple[list[Any], int, str | None]] = [
+            (place["cards"], i, place["kind"])
+            for place in out["places"]
+            for i, c in enumerate(place["cards"])
+            if c["seat"] != seat and not is_follower(c["card"])
+        ]
         for other in range(out["players"]):
-            if other == seat:
-                continue
-            hand = out["hands"][other]
-            gem_slots += [(hand, i, False) for i, card in enumerate(hand) if not is_follower(card)]
-        for place in out["places"]:
-            gem_slots += [
-                (place["cards"], i, True)
-                for i, c in enumerate(place["cards"])
-                if c["seat"] != seat and not is_follower(c["card"])
-            ]
-        deck_gems = out["gem_deck"] + out["gem_discard"]
-        gems = [c[i]["card"] if table else c[i] for c, i, table in gem_slots] + deck_gems
+            if other != seat:
+                hand = out["hands"][other]
+                gem_slots += [(hand, i, None) for i, card in enumerate(hand) if not is_follower(card)]
+        gems = [c[i] if kind is None else c[i]["card"] for c, i, kind in gem_slots]
+        gems += out["gem_deck"] + out["gem_discard"]
         rng.shuffle(gems)
-        for (container, i, table), card in zip(gem_slots, gems, strict=False):
-            if table:
-                container[i]["card"] = card
+        for container, i, kind in gem_slots:
+            pick = 0
+            if kind and rng.below(100) < MATCHING_GEM_PERCENT:
+                pick = next((j for j, card in enumerate(gems) if gem_kind(card) == kind), 0)
+            if kind is None:
+                container[i] = gems.pop(pick)
             else:
-                container[i] = card
-        rest = gems[len(gem_slots) :]
-        out["gem_deck"], out["gem_discard"] = rest[: len(out["gem_deck"])], rest[len(out["gem_deck"]) :]
+                container[i]["card"] = gems.pop(pick)
+        out["gem_deck"], out["gem_discard"] = gems[: len(out["gem_deck"])], gems[len(out["gem_deck"]) :]
         for other in range(out["players"]):
             if other == seat:
                 continue
