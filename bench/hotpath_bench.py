@@ -1,5 +1,5 @@
-"""Event-loop CPU of the bot's own work per interaction: the real handlers, service and publisher on SQLite, with
-Discord replaced by objects that accept every send and edit for free.
+"""Event-loop CPU of the bot's own work per interaction, and the SQL statements it sends: the real handlers,
+service and publisher on SQLite, with Discord replaced by objects that accept every send and edit for free.
 
 Games of every kind are played by two people each (and a built-in player in some), the way the load bench plays
 them: "Take my turn", then one random choice per picker step until the move is played (which publishes the board

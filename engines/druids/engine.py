@@ -507,7 +507,7 @@ class Druids(Engine):
         rng.shuffle(gems)
         for container, i, kind in gem_slots:
             pick = 0
-            if kind and rng.below(100) < MATCHING_GEM_PERCENT:
+            if kind is not None and rng.below(100) < MATCHING_GEM_PERCENT:
                 pick = next((j for j, card in enumerate(gems) if gem_kind(card) == kind), 0)
             if kind is None:
                 container[i] = gems.pop(pick)

@@ -39,7 +39,8 @@ def _gems(state):
 
 def test_sampled_worlds_put_mostly_matching_gems_on_places_and_keep_every_card():
     """Players put gems of a place's kind on it; a uniform re-deal would make about one in six match, and the
-    search would misjudge every pot."""
+    search would misjudge every pot. (That the seat's view stays as it was is checked for every engine by the
+    conformance suite.)"""
     state = druids.new_game(4, {}, 3)
     for step in range(60):  # the built-in players put cards on the places for a while
         seat = druids.to_act(state)[0]
@@ -54,7 +55,6 @@ def test_sampled_worlds_put_mostly_matching_gems_on_places_and_keep_every_card()
     matching = 0
     for seed in range(40):
         world = druids.shuffle_hidden(state, 0, seed)
-        assert druids.view(world, 0) == druids.view(state, 0)
         assert _gems(world) == _gems(state)
         for place_index, i in others_gems:
             place = world["places"][place_index]
