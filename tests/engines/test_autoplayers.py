@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import math
 from pathlib import Path
 
 import pytest
@@ -156,3 +157,19 @@ def test_the_talisman_search_counts_fate_and_spells_held_back(held):
     richer = engine.view(state, 0)
     richer["chars"][0][held] += 1
     assert module.evaluate(richer) > module.evaluate(view)
+
+
+def test_the_talisman_evaluation_shares_the_win_out_among_the_characters_in_the_game():
+    """Squashed as the search squashes it, each seat's evaluation is its chance to win, and the chances of the
+    characters still in the game add up to one; a character on the Crown is the favourite, one out has none."""
+    engine = get_engine("talisman")
+    state = _positions(engine, 4, 11, 600)[-1][0]
+    state["chars"][2]["space"] = CROWN
+    state["out"][3] = True
+
+    def chance(seat: int) -> float:
+        return 1 / (1 + math.exp(-engine.autoplayer.evaluate(engine.view(state, seat))))
+
+    chances = [chance(seat) for seat in range(4)]
+    assert sum(chances[:3]) == pytest.approx(1.0)
+    assert chances[2] == max(chances) and chances[3] < 1e-4
