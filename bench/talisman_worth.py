@@ -3,12 +3,12 @@
 Plays seeded games between easy players with the default options, takes every character still in the game at the
 start of every round, and fits a conditional logit by maximum likelihood (Newton's method, a little L2): a
 character's chance to win is exp(worth) over the sum of exp(worth) of every character in the game, its worth the
-weighted sum of `worth_facts`; the weights in `HELD_WORTH` are kept as they are (the module says why). Prints the weights and how well they and the weights in use predict the winner
-(mean log-likelihood per position; guessing uniformly scores -log(characters)). Games with no single winner
-within the round cap are left out.
+weighted sum of `worth_facts`; the weights named in `HELD_WORTH` are kept as they are (the module says why).
+Prints the weights and how well they and the weights in use predict the winner (mean log-likelihood per position;
+guessing uniformly scores -log(characters)). Games with no single winner within the round cap are left out.
 
 `python -m bench.talisman_worth` reproduces the weights in `engines/talisman/autoplayer.py` (2,500 four-player
-and 1,000 two-player games, about 25 minutes on one core).
+and 1,000 two-player games, about 20 minutes on one core).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ ROUND_CAP = 200
 L2 = 1e-3  # keeps weights of facts that barely vary from running off
 FITTED = tuple(name for name in autoplayer.WORTH if name not in autoplayer.HELD_WORTH)
 
-# One position: every character's facts (in FITTED order) and its held facts' worth, and the index of the one
-# who went on to win.
+# One position: for every character, its FITTED facts and the worth of its held ones; then the index of the
+# character who went on to win.
 Position = tuple[list[tuple[list[float], float]], int]
 
 
