@@ -20,6 +20,7 @@ import argparse
 import math
 import statistics
 import time
+from collections.abc import Callable
 
 from bench.common import percentile
 from engines import all_engines, get_engine
@@ -57,13 +58,17 @@ def play(
     budget: int | None,
     think: list[float],
     round_cap: int | None = None,
+    watch: Callable[[State], None] | None = None,
 ) -> State:
-    """One seeded game with a level per seat; appends the hard seats' decision CPU times to `think`."""
+    """One seeded game with a level per seat; appends the hard seats' decision CPU times to `think`, and shows
+    `watch` the state before every move."""
     state = engine.new_game(players, engine.validate_options({}), seed)
     moves = 0
     while engine.outcome(state) is None:
         if round_cap is not None and state.get("round", 0) > round_cap:
             break
+        if watch is not None:
+            watch(state)
         seat = engine.to_act(state)[0]
         decision_seed = seed * 100_003 + moves
         if levels[seat] == "hard" and len(engine.legal_actions(state, seat)) > 1:

@@ -16,10 +16,11 @@ from __future__ import annotations
 import argparse
 import math
 
+from bench.strength_bench import TALISMAN_ROUND_CAP, play
 from engines import get_engine
+from engines.base import Engine, State
 from engines.talisman import autoplayer
 
-ROUND_CAP = 200
 L2 = 1e-3  # keeps weights of facts that barely vary from running off
 FITTED = tuple(name for name in autoplayer.WORTH if name not in autoplayer.HELD_WORTH)
 
@@ -30,28 +31,25 @@ Position = tuple[list[tuple[list[float], float]], int]
 
 def positions(players: int, games: int, first_seed: int) -> list[Position]:
     engine = get_engine("talisman")
-    found: list[Position] = []
-    for seed in range(first_seed, first_seed + games):
-        state = engine.new_game(players, engine.validate_options({}), seed)
-        taken: list[tuple[list[int], list[list[float]]]] = []
-        seen_round = None
-        moves = 0
-        while engine.outcome(state) is None and state["round"] <= ROUND_CAP:
-            if state["round"] != seen_round:
-                seen_round = state["round"]
-                chars = engine.view(state, 0)["chars"]
-                seats = [i for i, ch in enumerate(chars) if ch is not None and not ch["out"]]
-                taken.append((seats, [_row(chars[i]) for i in seats]))
-            seat = engine.to_act(state)[0]
-            action = engine.bot_action(state, seat, seed * 100_003 + moves)
-            state, _ = engine.apply(state, seat, action)
-            moves += 1
-        outcome = engine.outcome(state)
-        if outcome is None or len(outcome.winners) != 1:
-            continue
-        (winner,) = outcome.winners
-        found += [(rows, seats.index(winner)) for seats, rows in taken if winner in seats]
-    return found
+    return [found for seed in range(first_seed, first_seed + games) for found in _game(engine, players, seed)]
+
+
+def _game(engine: Engine, players: int, seed: int) -> list[Position]:
+    """One game's positions, each round's as it starts, if the game has a single winner."""
+    standings: dict[int, tuple[list[int], list[tuple[list[float], float]]]] = {}  # by round
+
+    def note(state: State) -> None:
+        if state["round"] not in standings:
+            chars = engine.view(state, 0)["chars"]
+            seats = [i for i, ch in enumerate(chars) if ch is not None and not ch["out"]]
+            standings[state["round"]] = (seats, [_row(chars[i]) for i in seats])
+
+    state = play(engine, players, ["easy"] * players, seed, None, [], TALISMAN_ROUND_CAP, note)
+    outcome = engine.outcome(state)
+    if outcome is None or len(outcome.winners) != 1:
+        return []
+    (winner,) = outcome.winners
+    return [(rows, seats.index(winner)) for seats, rows in standings.values() if winner in seats]
 
 
 def _row(ch: dict) -> tuple[list[float], float]:

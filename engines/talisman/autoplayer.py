@@ -481,9 +481,9 @@ WORTH = {
 # the first roll it can (as it did when they were worth nothing) and has none for the Portal and the inner region.
 # So each keeps about what it saves: a third of a life.
 HELD_WORTH = ("fate", "spell")
-# Spaces of the inner region already behind a character on each of its spaces, either way round to the Crown
-# (the Vampire's Tower 42 and Death 46, the Pits 43 and the Werewolf Den 45).
-INNER_STEPS = {PLAIN_OF_PERIL: 0, MINES: 1, CRYPT: 1, 42: 2, 46: 2, 43: 3, 45: 3, VALLEY: 4}
+# Spaces of the inner region already behind a character on each of its spaces: the region is a ring of eight
+# from the Plain of Peril, round either way to the Valley of Fire before the Crown.
+INNER_STEPS = {s: min(s - PLAIN_OF_PERIL, PLAIN_OF_PERIL + len(INNER) - s) for s in INNER}
 
 
 def _worth(ch: Char) -> float:
