@@ -29,8 +29,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
 
+from bot.db import reading, writing
 from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
 from bot.games import presenter
 from bot.recent import MoveTails, Place, RecentGames
@@ -82,6 +83,22 @@ def _shown_statement() -> Any:
 
 
 _SHOWN = _shown_statement()
+
+
+def _games_query(where: Any) -> Any:
+    """Games and their seats, one row per seat (GameRow.of puts them together)."""
+    return (
+        select(_GAMES, _SEATS)
+        .set_label_style(LABEL_STYLE_TABLENAME_PLUS_COL)
+        .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
+        .where(where)
+        .order_by(_GAMES.c.id.desc(), _SEATS.c.seat)
+    )
+
+
+# The two statements of nearly every interaction, built once: building one costs about as much as sending it.
+_GAME_BY_ID = _games_query(_GAMES.c.id == bindparam("game_id", type_=Integer))
+_LOG_MOVE = insert(_MOVES)
 
 
 class SeatRow:
@@ -287,7 +304,7 @@ class GameService:
     async def get(self, game_id: int) -> Table:
         if not 0 < game_id <= MAX_GAME_ID:  # a typed or forged id no database column could hold
             raise ServiceError("game_not_found", game=min(game_id, MAX_GAME_ID + 1))
-        found = await self._tables(_GAMES.c.id == game_id)
+        found = await self._tables(_GAME_BY_ID, {"game_id": game_id})
         if not found:
             raise ServiceError("game_not_found", game=game_id)
         return found[0]
@@ -305,8 +322,8 @@ class GameService:
         """The games at `place` in one of `statuses`. Open games are read all at once, whichever of them were
         asked for, so the recent games learn the place's whole list."""
         if not set(statuses) <= set(OPEN):
-            return await self._tables(where & _GAMES.c.status.in_(statuses))
-        return _of(await self._tables(where & _GAMES.c.status.in_(OPEN), place), statuses)
+            return await self._tables(_games_query(where & _GAMES.c.status.in_(statuses)))
+        return _of(await self._tables(_games_query(where & _GAMES.c.status.in_(OPEN)), place=place), statuses)
 
     # --- reading for autocomplete: suggestions from the recent games (bot/recent.py), which may be out of date;
     # each falls back to one database read, which fills them. Commands read with the methods above.
@@ -341,20 +358,15 @@ class GameService:
         kept = self.recent.games_at(("user", user_id))
         return _of(kept, statuses) if kept is not None else await self.games_of_user(user_id, statuses)
 
-    async def _tables(self, where: Any, place: Place | None = None) -> list[Table]:
-        """The games matching `where`, newest first, each with its seats: one query, into plain rows (building ORM
-        objects for every read cost more than the query itself). Each is noted in the recent games; `place`: these
-        are all the open games there."""
+    async def _tables(
+        self, query: Any, params: dict[str, Any] | None = None, place: Place | None = None
+    ) -> list[Table]:
+        """The games a `_games_query` finds, newest first, each with its seats: one query, into plain rows
+        (building ORM objects for every read cost more than the query itself). Each is noted in the recent games;
+        `place`: these are all the open games there."""
         mark = self.recent.mark()
-        query = (
-            select(_GAMES, _SEATS)
-            .set_label_style(LABEL_STYLE_TABLENAME_PLUS_COL)
-            .outerjoin(_SEATS, _SEATS.c.game_id == _GAMES.c.id)
-            .where(where)
-            .order_by(_GAMES.c.id.desc(), _SEATS.c.seat)
-        )
-        async with self.sessions() as session:
-            rows = (await session.execute(query)).all()
+        async with reading(self.sessions) as connection:
+            rows = (await connection.execute(query, params)).all()
         by_game: dict[int, list[Any]] = {}
         for row in rows:
             by_game.setdefault(row._mapping[_GAMES.c.id], []).append(row)
@@ -540,8 +552,8 @@ class GameService:
         """Remember where the game lives in Discord (lobby message, thread, board message)."""
         allowed = {"lobby_message_id", "thread_id", "board_message_id"}
         assert set(message_ids) <= allowed
-        async with self.sessions() as session, session.begin():
-            await session.execute(update(Game).where(Game.id == game_id).values(**message_ids))
+        async with writing(self.sessions) as connection:
+            await connection.execute(update(_GAMES).where(_GAMES.c.id == game_id).values(**message_ids))
         if message_ids.get("thread_id"):  # the game is now listed in its thread too: read both again
             self.recent.forget(game_id, ("channel", message_ids["thread_id"]))
 
@@ -658,8 +670,8 @@ class GameService:
         values["due_at"] = after.record.due_at = next_due(
             after, await self.settings_for(table.record.guild_id)
         )
-        async with self.sessions() as session, session.begin():
-            result = await session.execute(
+        async with writing(self.sessions) as connection:
+            result = await connection.execute(
                 update(_GAMES)
                 .where(_GAMES.c.id == table.id, _GAMES.c.version == table.version)
                 .values(**values)
@@ -667,26 +679,27 @@ class GameService:
             if result.rowcount != 1:  # another process moved first: nothing of ours is written
                 self.recent.forget(table.id)
                 raise ServiceError("stale")
-            await session.execute(
-                insert(_MOVES).values(
-                    game_id=table.id,
-                    version=table.version + 1,
-                    seat=seat,
-                    user_id=user_id,
-                    action=action,
-                    events=events,
-                    state_after=values["state"],
-                    created_at=now,
-                )
+            await connection.execute(
+                _LOG_MOVE,
+                {
+                    "game_id": table.id,
+                    "version": version,
+                    "seat": seat,
+                    "user_id": user_id,
+                    "action": action,
+                    "events": events,
+                    "state_after": values["state"],
+                    "created_at": now,
+                },
             )
             if new_wait:  # a new wait starts: reminders count again from zero
-                await session.execute(
+                await connection.execute(
                     update(_SEATS)
                     .where(_SEATS.c.game_id == table.id, _SEATS.c.seat.in_(sorted(waiting_after)))
                     .values(reminders_sent=0)
                 )
             if outcome is not None:  # every seat's result, in seat order, in one statement (executemany)
-                await session.execute(
+                await connection.execute(
                     update(_SEATS)
                     .where(_SEATS.c.game_id == table.id, _SEATS.c.seat == bindparam("at_seat"))
                     .values(final_score=bindparam("score"), won=bindparam("winner")),
@@ -1144,8 +1157,8 @@ class GameService:
         """Each user's ping preference ("all" when they never chose)."""
         if not user_ids:
             return {}
-        async with self.sessions() as session:
-            rows = await session.execute(
+        async with reading(self.sessions) as connection:
+            rows = await connection.execute(
                 select(UserPrefs.user_id, UserPrefs.pings).where(UserPrefs.user_id.in_(user_ids))
             )
             chosen = {user_id: level for user_id, level in rows}
@@ -1234,9 +1247,9 @@ class GameService:
         """Discord now shows `table`'s version: the outbox entry is done unless a newer change came meanwhile;
         the private messages sent or edited for it are noted in the same transaction."""
         told = _stored({**table.told, **table.acting})
-        async with self.sessions() as session, session.begin():
-            await session.execute(_SHOWN, {"game": table.id, "at_version": table.version, "told": told})
-            await self._note_private_messages(session, table.id, private_messages)
+        async with writing(self.sessions) as connection:
+            await connection.execute(_SHOWN, {"game": table.id, "at_version": table.version, "told": told})
+            await self._note_private_messages(connection, table.id, private_messages)
 
     async def publish_later(self, game_id: int, attempts: int, problem: str | None = None) -> datetime | None:
         """A failed attempt: retry with backoff (2 s, 4 s, … 5 min); after a permanent `problem` (explained once)
@@ -1267,11 +1280,11 @@ class GameService:
 
     @staticmethod
     async def _note_private_messages(
-        session: AsyncSession, game_id: int, messages: Sequence[PrivateMessage]
+        connection: AsyncSession | AsyncConnection, game_id: int, messages: Sequence[PrivateMessage]
     ) -> None:
         if not messages:
             return
-        await session.execute(  # one statement for all of them (executemany)
+        await connection.execute(  # one statement for all of them (executemany)
             update(_SEATS)
             .where(_SEATS.c.game_id == game_id, _SEATS.c.seat == bindparam("at_seat"))
             .values(
