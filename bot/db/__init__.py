@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager, nullcontext
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 
 from alembic import command
@@ -71,28 +71,16 @@ class _TakingTurns(AsyncSession):
         super().__init__(*args, **kwargs)
         self._turns = turns
 
-    def begin(self) -> _Turn:  # type: ignore[override]
-        return _Turn(self._turns, super().begin())
+    def begin(self) -> AbstractAsyncContextManager[AsyncSessionTransaction]:  # type: ignore[override]
+        return _in_turn(self._turns, super().begin())
 
 
-class _Turn:
-    def __init__(self, turns: asyncio.Lock, transaction: AsyncSessionTransaction) -> None:
-        self.turns = turns
-        self.transaction = transaction
-
-    async def __aenter__(self) -> AsyncSessionTransaction:
-        await self.turns.acquire()
-        try:
-            return await self.transaction.__aenter__()
-        except BaseException:
-            self.turns.release()
-            raise
-
-    async def __aexit__(self, *exc: object) -> None:
-        try:
-            await self.transaction.__aexit__(*exc)
-        finally:
-            self.turns.release()
+@asynccontextmanager
+async def _in_turn(
+    turns: asyncio.Lock, transaction: AsyncSessionTransaction
+) -> AsyncIterator[AsyncSessionTransaction]:
+    async with turns, transaction as begun:
+        yield begun
 
 
 def alembic_config(url: str) -> Config:

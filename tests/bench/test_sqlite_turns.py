@@ -7,7 +7,7 @@ import asyncio
 import pytest
 from sqlalchemy import update
 
-from bot.db import make_engine, make_sessionmaker, migrate
+from bot.db import make_engine, make_sessionmaker, migrate, writing
 from bot.db.models import Game
 from bot.service import GameService
 from tests.lobbies import open_lobby
@@ -48,6 +48,33 @@ async def test_a_second_write_transaction_waits_for_the_first(sqlite):
     await second.rollback()
     await second.close()
     assert (await service.get(lobby.id)).record.locale == "ko"
+
+
+async def test_a_bare_connection_write_waits_for_a_session_write(sqlite):
+    sessions = make_sessionmaker(sqlite)
+    order: list[str] = []
+    inside, release = asyncio.Event(), asyncio.Event()
+
+    async def session_write() -> None:
+        async with sessions() as session, session.begin():
+            order.append("session in")
+            inside.set()
+            await release.wait()
+            order.append("session out")
+
+    async def connection_write() -> None:
+        async with writing(sessions):
+            order.append("connection in")
+
+    first = asyncio.create_task(session_write())
+    await inside.wait()
+    second = asyncio.create_task(connection_write())
+    # Without its turn the bare write would be in and out in a few milliseconds (nothing else holds SQLite).
+    done, _ = await asyncio.wait({second}, timeout=0.5)
+    assert not done and order == ["session in"]
+    release.set()
+    await asyncio.gather(first, second)
+    assert order == ["session in", "session out", "connection in"]
 
 
 async def test_many_games_moving_at_once_all_commit(sqlite):
