@@ -8,6 +8,7 @@ to show the table afterwards (the publisher catches up).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -43,6 +44,10 @@ MAX_CONTENT = 2000
 def _clip(text: str) -> str:
     return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
 
+
+# A move whose answer is ready this soon is answered in its acknowledgement: one call to Discord instead of two,
+# and the mover sees it a round trip sooner. Longer, and the acknowledgement goes first.
+ANSWER_AT_ONCE_WITHIN = 0.1  # seconds
 
 OFFERS_KEPT = 50_000  # picker offers kept in all: a Druids turn offers up to some 1,500 of ~0.6 kB
 
@@ -189,14 +194,20 @@ class Picker:
     async def choose(
         self, interaction: discord.Interaction, game_id: int, token: int, path_text: str
     ) -> None:
-        """A click in the picker: narrow the choice, or, once it names one action, play it. A step this process
-        can answer from memory is answered at once, in the one call that acknowledges it; anything else is
-        acknowledged before the game is read, so a busy moment delays the answer, not the acknowledgement."""
+        """A click in the picker: narrow the choice, or, once it names one action, play it. A click this process
+        can answer from memory needs no acknowledgement of its own: a step is answered at once, a move as soon as it
+        is committed and its answer made, if that is quick. Anything else is acknowledged before the game is read,
+        so a busy moment delays the answer, not the acknowledgement."""
         locale = i18n.norm(str(interaction.locale))
         if interaction.message is not None and interaction.message.flags.ephemeral:
-            answer = await self._step_at_hand(interaction.user.id, game_id, token, path_text, locale)
-            if answer is not None:
-                await interaction.response.edit_message(content=answer[0], view=answer[1])
+            at_hand = await self._step_at_hand(interaction.user.id, game_id, token, path_text)
+            if at_hand is not None:
+                table, seat, step = at_hand
+                if isinstance(step, Chosen):
+                    await self.play(interaction, table, step, locale)
+                    return
+                content, view = await self.message(table, seat, decode_path(path_text), locale, [])
+                await interaction.response.edit_message(content=content, view=view)
                 return
             await interaction.response.defer()
         else:  # a picker id on a message everyone sees (forged or stale): answer apart, never edit that message
@@ -228,11 +239,10 @@ class Picker:
         await self.play(interaction, table, step, locale)
 
     async def _step_at_hand(
-        self, user_id: int, game_id: int, token: int, path_text: str, locale: str
-    ) -> tuple[str, discord.ui.View | None] | None:
-        """The picker's next question, when it needs neither the database nor a worker: the recent game still
-        offers the clicker the choices the picker was drawn with, their offers are at hand, and the click asks
-        for more narrowing rather than a move. None otherwise."""
+        self, user_id: int, game_id: int, token: int, path_text: str
+    ) -> tuple[Table, int, Prompt | Chosen] | None:
+        """The click's step, when working it out needs neither the database nor a worker: the recent game still
+        offers the clicker the choices the picker was drawn with, and their offers are at hand. None otherwise."""
         table = self.service.kept_game_to_choose(game_id, user_id, token)
         if table is None:
             return None
@@ -240,13 +250,10 @@ class Picker:
         if seat is None or not self._offers_at_hand(table, seat):
             return None
         try:
-            path = decode_path(path_text)
-            step = await self.step(table, seat, choices(table, seat), path)
+            step = await self.step(table, seat, choices(table, seat), decode_path(path_text))
         except PathError:
             return None
-        if not isinstance(step, Prompt):
-            return None
-        return await self.message(table, seat, path, locale, [])
+        return table, seat, step
 
     async def _restart(
         self, interaction: discord.Interaction, table: Table, seat: int, locale: str, note: str
@@ -255,38 +262,41 @@ class Picker:
         await interaction.edit_original_response(content=content, view=view)
 
     async def play(self, interaction: discord.Interaction, table: Table, step: Chosen, locale: str) -> None:
-        """Apply the chosen action — one move, or a chain of the mover's own moves picked at once — (the
-        interaction is already deferred), then answer and publish. Each part is committed on its own; if a later
-        part is refused, what went before stands and the picker says why the rest did not."""
+        """Play the chosen action, answer the mover, then publish. An interaction not yet acknowledged is answered
+        in its acknowledgement if the answer is ready within `ANSWER_AT_ONCE_WITHIN`, and acknowledged then
+        otherwise; the move goes on either way."""
+        answering = asyncio.ensure_future(self._play(table, interaction.user.id, step, locale))
+        if not interaction.response.is_done():
+            await asyncio.wait({answering}, timeout=ANSWER_AT_ONCE_WITHIN)
+            if not answering.done():
+                await _acknowledge(interaction)
+        edit, committed = await answering
+        await _answer(interaction, edit, table.id)
+        if committed:
+            await self.host.after_commit(table.id)
+
+    async def _play(
+        self, table: Table, user_id: int, step: Chosen, locale: str
+    ) -> tuple[dict[str, Any], bool]:
+        """Apply the chosen action — one move, or a chain of the mover's own moves picked at once. Each part is
+        committed on its own; if a later part is refused, what went before stands and the picker says why the rest
+        did not. The mover's answer, and whether anything was committed."""
         results: list[MoveResult] = []
         read = table
         try:
             for part in split(step.action):
                 result = await self.service.act(
-                    table.id, interaction.user.id, part, expected_version=read.version, read=read
+                    table.id, user_id, part, expected_version=read.version, read=read
                 )
                 results.append(result)
                 read = result.table
         except (IllegalAction, ServiceError) as error:
             fresh = await self.service.get(table.id)
-            seat = fresh.seat_of(interaction.user.id)
+            seat = fresh.seat_of(user_id)
             notes = [self.host.explain(error, locale, fresh)]
             content, view = await self.message(fresh, seat or 0, [], locale, notes)
-            await interaction.edit_original_response(content=content, view=view)
-            if results:
-                await self.host.after_commit(table.id)
-            return
-        await self.after_move(interaction, results, locale)
-
-    async def after_move(
-        self, interaction: discord.Interaction, results: list[MoveResult], locale: str
-    ) -> None:
-        """The move is committed: tell the mover (whatever happens to the table's message), then publish."""
-        try:
-            await interaction.edit_original_response(**await self.confirmation(results, locale))
-        except discord.HTTPException as error:  # the mover's own message failed; the table still follows
-            log.info("could not answer the mover of game %s: %s", results[-1].table.id, error)
-        await self.host.after_commit(results[-1].table.id)
+            return {"content": content, "view": view}, bool(results)
+        return await self.confirmation(results, locale), True
 
     async def confirmation(self, results: list[MoveResult], locale: str) -> dict[str, Any]:
         """The mover's picker after a committed move: what was done, in the words of the committed events, and
@@ -337,7 +347,8 @@ class Picker:
                 error = ServiceError("stale_plain")
             await interaction.followup.send(self.host.explain(error, locale, table), ephemeral=True)
             return
-        await self.after_move(interaction, [result], locale)
+        await _answer(interaction, await self.confirmation([result], locale), table.id)
+        await self.host.after_commit(table.id)
 
     @staticmethod
     def action_choices(table: Table, user_id: int, typed: str, locale: str) -> list[tuple[str, str]]:
@@ -356,6 +367,24 @@ class Picker:
             ),
         )
         return [(label, f"{token}:{index}") for index, label in labels.matching(typed.casefold().strip(), 25)]
+
+
+async def _acknowledge(interaction: discord.Interaction) -> None:
+    try:
+        await interaction.response.defer()
+    except discord.HTTPException as error:  # the move goes on; the table follows whatever the mover sees
+        log.info("could not acknowledge a move: %s", error)
+
+
+async def _answer(interaction: discord.Interaction, edit: dict[str, Any], game_id: int) -> None:
+    """The mover's picker after their move: in the acknowledgement, or as an edit after it."""
+    try:
+        if interaction.response.is_done():
+            await interaction.edit_original_response(**edit)
+        else:
+            await interaction.response.edit_message(**edit)
+    except discord.HTTPException as error:  # the mover's own message failed; the table still follows
+        log.info("could not answer the mover of game %s: %s", game_id, error)
 
 
 class _Labels:

@@ -79,6 +79,37 @@ def asks_after_the_first_choice(picker, game_id: int, token: int, actions) -> bo
     )
 
 
+async def play_through_an_opened_picker(h, game_id: int):
+    """Open the mover's picker, then click through to its last offer; the game before, the mover's picker after,
+    and the callback type of the click that played."""
+    table, _seat, mover, picker, actions = await open_picker(h, game_id)
+    full = path_to(actions, actions[-1])
+    for depth in range(1, len(full)):
+        await h.choose(mover, picker, table, full[:depth])
+    played = await h.choose(mover, picker, table, full)
+    return table, picker, played.callback_type
+
+
+@pytest.mark.parametrize(
+    ("within", "callback_type"),
+    [(60.0, UPDATE_MESSAGE), (0.0, DEFERRED_UPDATE)],
+    ids=["at-once", "acknowledged-first"],
+)
+async def test_a_move_is_answered_in_its_acknowledgement_when_its_answer_is_quick(
+    tmp_path, monkeypatch, within, callback_type
+):
+    monkeypatch.setattr("bot.picker.ANSWER_AT_ONCE_WITHIN", within)
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("roll_player", ("alice", "dave"))
+        table, picker, played = await play_through_an_opened_picker(h, game_id)
+
+        assert played == callback_type
+        moved = await h.table(game_id)
+        assert moved.version > table.version  # committed (and the built-in players' replies, if any)
+        assert "Done: " in picker.text  # the confirmation, written from the committed events
+        assert h.sb.violations == []
+
+
 async def test_a_move_another_process_made_meanwhile_is_refused_when_the_picker_plays(tmp_path):
     async with harness(tmp_path) as h:
         game_id = await h.start_game("druids", ("alice", "dave"))
