@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     LABEL_STYLE_TABLENAME_PLUS_COL,
+    Connection,
     Integer,
     bindparam,
     case,
@@ -29,9 +30,9 @@ from sqlalchemy import (
     update,
 )
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.ext.asyncio import AsyncConnection, AsyncSession, async_sessionmaker
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db import reading, writing
+from bot.db import reading, write
 from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
 from bot.games import presenter
 from bot.recent import MoveTails, Place, RecentGames
@@ -83,6 +84,26 @@ def _shown_statement() -> Any:
 
 
 _SHOWN = _shown_statement()
+
+
+def _private_message_notes(
+    game_id: int, messages: Sequence[PrivateMessage]
+) -> tuple[Any, list[dict[str, Any]]]:
+    """Where each seat's private message is and what it shows: one statement for all of them (executemany)."""
+    statement = (
+        update(_SEATS)
+        .where(_SEATS.c.game_id == game_id, _SEATS.c.seat == bindparam("at_seat"))
+        .values(
+            dm_channel_id=bindparam("channel"),
+            dm_message_id=bindparam("message"),
+            dm_view=bindparam("digest"),
+        )
+    )
+    rows = [
+        {"at_seat": seat, "channel": channel, "message": message, "digest": digest}
+        for seat, channel, message, digest in messages
+    ]
+    return statement, rows
 
 
 def _games_query(where: Any) -> Any:
@@ -552,8 +573,12 @@ class GameService:
         """Remember where the game lives in Discord (lobby message, thread, board message)."""
         allowed = {"lobby_message_id", "thread_id", "board_message_id"}
         assert set(message_ids) <= allowed
-        async with writing(self.sessions) as connection:
-            await connection.execute(update(_GAMES).where(_GAMES.c.id == game_id).values(**message_ids))
+        await write(
+            self.sessions,
+            lambda connection: connection.execute(
+                update(_GAMES).where(_GAMES.c.id == game_id).values(**message_ids)
+            ),
+        )
         if message_ids.get("thread_id"):  # the game is now listed in its thread too: read both again
             self.recent.forget(game_id, ("channel", message_ids["thread_id"]))
 
@@ -670,36 +695,32 @@ class GameService:
         values["due_at"] = after.record.due_at = next_due(
             after, await self.settings_for(table.record.guild_id)
         )
-        async with writing(self.sessions) as connection:
-            result = await connection.execute(
-                update(_GAMES)
-                .where(_GAMES.c.id == table.id, _GAMES.c.version == table.version)
-                .values(**values)
-            )
-            if result.rowcount != 1:  # another process moved first: nothing of ours is written
-                self.recent.forget(table.id)
-                raise ServiceError("stale")
-            await connection.execute(
-                _LOG_MOVE,
-                {
-                    "game_id": table.id,
-                    "version": version,
-                    "seat": seat,
-                    "user_id": user_id,
-                    "action": action,
-                    "events": events,
-                    "state_after": values["state"],
-                    "created_at": now,
-                },
-            )
+        moved = (
+            update(_GAMES).where(_GAMES.c.id == table.id, _GAMES.c.version == table.version).values(**values)
+        )
+        logged = {
+            "game_id": table.id,
+            "version": version,
+            "seat": seat,
+            "user_id": user_id,
+            "action": action,
+            "events": events,
+            "state_after": values["state"],
+            "created_at": now,
+        }
+
+        def commit(connection: Connection) -> None:
+            if connection.execute(moved).rowcount != 1:  # another process moved first
+                raise ServiceError("stale")  # and nothing of ours is written
+            connection.execute(_LOG_MOVE, logged)
             if new_wait:  # a new wait starts: reminders count again from zero
-                await connection.execute(
+                connection.execute(
                     update(_SEATS)
                     .where(_SEATS.c.game_id == table.id, _SEATS.c.seat.in_(sorted(waiting_after)))
                     .values(reminders_sent=0)
                 )
             if outcome is not None:  # every seat's result, in seat order, in one statement (executemany)
-                await connection.execute(
+                connection.execute(
                     update(_SEATS)
                     .where(_SEATS.c.game_id == table.id, _SEATS.c.seat == bindparam("at_seat"))
                     .values(final_score=bindparam("score"), won=bindparam("winner")),
@@ -708,6 +729,12 @@ class GameService:
                         for row in after.record.seats
                     ],
                 )
+
+        try:
+            await write(self.sessions, commit)
+        except ServiceError:
+            self.recent.forget(table.id)
+            raise
         self.recent.saw(after, after.status in OPEN)
         self.tails.committed(table.id, version, json.loads(json.dumps(events)))  # as the log gives them back
         return after
@@ -1247,9 +1274,13 @@ class GameService:
         """Discord now shows `table`'s version: the outbox entry is done unless a newer change came meanwhile;
         the private messages sent or edited for it are noted in the same transaction."""
         told = _stored({**table.told, **table.acting})
-        async with writing(self.sessions) as connection:
-            await connection.execute(_SHOWN, {"game": table.id, "at_version": table.version, "told": told})
-            await self._note_private_messages(connection, table.id, private_messages)
+
+        def note_shown(connection: Connection) -> None:
+            connection.execute(_SHOWN, {"game": table.id, "at_version": table.version, "told": told})
+            if private_messages:
+                connection.execute(*_private_message_notes(table.id, private_messages))
+
+        await write(self.sessions, note_shown)
 
     async def publish_later(self, game_id: int, attempts: int, problem: str | None = None) -> datetime | None:
         """A failed attempt: retry with backoff (2 s, 4 s, … 5 min); after a permanent `problem` (explained once)
@@ -1268,7 +1299,8 @@ class GameService:
         """Where each seat's private message is and what it shows, all in one transaction."""
         async with self.sessions() as session, session.begin():
             await self._lock_game(session, game_id)
-            await self._note_private_messages(session, game_id, messages)
+            if messages:
+                await session.execute(*_private_message_notes(game_id, messages))
 
     @staticmethod
     async def _lock_game(session: AsyncSession, game_id: int) -> Game | None:
@@ -1277,26 +1309,6 @@ class GameService:
         instead of each holding a row the other needs (PostgreSQL's "deadlock detected"). SQLite writes one
         transaction at a time and has no row locks: there this is a plain read."""
         return await session.get(Game, game_id, with_for_update={"key_share": True})
-
-    @staticmethod
-    async def _note_private_messages(
-        connection: AsyncSession | AsyncConnection, game_id: int, messages: Sequence[PrivateMessage]
-    ) -> None:
-        if not messages:
-            return
-        await connection.execute(  # one statement for all of them (executemany)
-            update(_SEATS)
-            .where(_SEATS.c.game_id == game_id, _SEATS.c.seat == bindparam("at_seat"))
-            .values(
-                dm_channel_id=bindparam("channel"),
-                dm_message_id=bindparam("message"),
-                dm_view=bindparam("digest"),
-            ),
-            [
-                {"at_seat": seat, "channel": channel, "message": message, "digest": digest}
-                for seat, channel, message, digest in messages
-            ],
-        )
 
     async def recent_events(self, table: Table, limit: int) -> list[list[Event]]:
         """The events of the game's last `limit` moves up to `table`'s version, oldest first: kept from this

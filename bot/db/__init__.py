@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
-from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
+import threading
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
+from typing import TypeVar
 
 from alembic import command
 from alembic.config import Config
-from sqlalchemy import event, make_url
+from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncConnection,
     AsyncEngine,
@@ -20,32 +23,36 @@ from sqlalchemy.ext.asyncio import (
 )
 
 ROOT = Path(__file__).resolve().parents[2]
+T = TypeVar("T")
 
 
 def make_engine(url: str) -> AsyncEngine:
     if not url.startswith("sqlite"):
         return create_async_engine(url, pool_pre_ping=True)
-    # Writes take turns (see _TakingTurns), so a write must never also queue for a connection behind the reads
+    # Writes take turns (see _Writes), so a write must never also queue for a connection behind the reads
     # of a busy moment: enough connections (each one an aiosqlite thread) for every read in flight.
     # An in-memory database is one shared connection (SQLAlchemy's StaticPool), which takes no pool sizes.
-    in_memory = make_url(url).database in (None, "", ":memory:")
-    engine = create_async_engine(url, **({} if in_memory else {"pool_size": 20, "max_overflow": 20}))
-
-    @event.listens_for(engine.sync_engine, "connect")
-    def _sqlite_pragmas(connection, _record) -> None:  # WAL lets readers go on while a move commits
-        cursor = connection.cursor()
-        cursor.execute("PRAGMA journal_mode=WAL")
-        cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across crashes of the bot
-        cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=5000")  # only another process's write can make ours wait
-        cursor.close()
-
+    engine = create_async_engine(url, **({} if _in_memory(url) else {"pool_size": 20, "max_overflow": 20}))
+    event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
     return engine
+
+
+def _in_memory(url: str | URL) -> bool:
+    return make_url(url).database in (None, "", ":memory:")
+
+
+def _sqlite_pragmas(connection, _record) -> None:  # WAL lets readers go on while a move commits
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")
+    cursor.execute("PRAGMA synchronous=NORMAL")  # WAL + NORMAL: durable across crashes of the bot
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=5000")  # only another process's write can make ours wait
+    cursor.close()
 
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
     if engine.dialect.name == "sqlite":
-        return async_sessionmaker(engine, expire_on_commit=False, class_=_TakingTurns, turns=asyncio.Lock())
+        return async_sessionmaker(engine, expire_on_commit=False, class_=_TakingTurns, writes=_Writes(engine))
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
@@ -55,31 +62,116 @@ def reading(sessions: async_sessionmaker) -> AsyncConnection:
     return sessions.kw["bind"].connect()
 
 
-@asynccontextmanager
-async def writing(sessions: async_sessionmaker) -> AsyncIterator[AsyncConnection]:
-    """A write transaction on a bare connection, taking its turn with the sessions' writes on SQLite."""
-    async with sessions.kw.get("turns") or nullcontext(), sessions.kw["bind"].begin() as connection:
-        yield connection
+async def write(sessions: async_sessionmaker, work: Callable[[Connection], T]) -> T:
+    """One write transaction on a bare connection: `work` runs its statements synchronously and its result is
+    returned. On SQLite it takes its turn with the sessions' writes and runs, commit included, in one trip to a
+    thread of its own (see _Writes); elsewhere in the event loop's greenlet, statement by statement."""
+    writes: _Writes | None = sessions.kw.get("writes")
+    if writes is not None:
+        return await writes.run(work)
+    async with sessions.kw["bind"].begin() as connection:
+        return await connection.run_sync(work)
+
+
+def engines(sessions: async_sessionmaker) -> list[Engine]:
+    """Every engine the factory's statements go through (on SQLite, `write`'s own too): for counting them."""
+    writes: _Writes | None = sessions.kw.get("writes")
+    own = [writes.engine] if writes is not None and writes.engine is not None else []
+    return [sessions.kw["bind"].sync_engine, *own]
+
+
+class _Writes:
+    """SQLite runs one write transaction at a time; ours take turns instead of queueing in SQLite's file lock,
+    where a busy moment used to outlast busy_timeout and reach the user as "database is locked".
+
+    `write`'s transactions (the moves and the publishing: nearly every write under load) run one after another in
+    a thread of their own, each whole, with the synchronous driver. Through aiosqlite each statement was three or
+    four trips between the event loop and the driver's thread, and under load each trip waits for the busy loop,
+    so every other write waited for those trips too. A session's write transaction takes its turn by having that
+    thread wait while it runs; sessions' writes are rare (lobbies, settings) and take turns among themselves on an
+    asyncio lock. An in-memory database is one shared connection, so there `write` goes through it, in turn with
+    the sessions."""
+
+    def __init__(self, engine: AsyncEngine) -> None:
+        self._bind = engine
+        self._sessions_turns = asyncio.Lock()
+        self.engine: Engine | None = None
+        self._thread: ThreadPoolExecutor | None = None  # started with the first write, again after a dispose
+        self._pauses: set[threading.Event] = set()  # the sessions' turns under way
+        if not _in_memory(engine.url):
+            self.engine = create_engine(engine.url.set(drivername="sqlite"))
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(engine.sync_engine, "engine_disposed", self._close)
+
+    def _writes_thread(self) -> ThreadPoolExecutor:
+        if self._thread is None:
+            self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writes")
+        return self._thread
+
+    async def run(self, work: Callable[[Connection], T]) -> T:
+        if self.engine is None:
+            async with self._sessions_turns, self._bind.begin() as connection:
+                return await connection.run_sync(work)
+        return await asyncio.get_running_loop().run_in_executor(
+            self._writes_thread(), self._transaction, work
+        )
+
+    def _transaction(self, work: Callable[[Connection], T]) -> T:
+        assert self.engine is not None
+        with self.engine.begin() as connection:
+            return work(connection)
+
+    @asynccontextmanager
+    async def turn(self) -> AsyncIterator[None]:
+        """A session's write transaction: the writes thread waits from when it gets there until this ends."""
+        async with self._sessions_turns:
+            if self.engine is None:
+                yield
+                return
+            loop = asyncio.get_running_loop()
+            paused, resume = loop.create_future(), threading.Event()
+
+            def pause() -> None:
+                loop.call_soon_threadsafe(lambda: paused.done() or paused.set_result(None))
+                resume.wait()
+
+            self._pauses.add(resume)
+            self._writes_thread().submit(pause)
+            try:
+                await paused
+                yield
+            finally:
+                resume.set()
+                self._pauses.discard(resume)
+
+    def _close(self, _engine: Engine) -> None:
+        """On the engine's dispose: the thread finishes the writes it has, closes its connections and ends, not
+        waiting for a session's write still under way (the event loop it would need is the one disposing)."""
+        for resume in self._pauses:
+            resume.set()
+        if self._thread is not None and self.engine is not None:
+            self._thread.submit(self.engine.dispose)
+            self._thread.shutdown(wait=False)
+            self._thread = None
 
 
 class _TakingTurns(AsyncSession):
-    """SQLite runs one write transaction at a time. Our own transactions (`session.begin()`) take turns on an
-    asyncio lock instead of queueing in SQLite's file lock, where a busy moment used to outlast busy_timeout and
-    reach the user as "database is locked". Reads need no turn: in WAL mode they never wait for a writer."""
+    """A session whose write transactions (`session.begin()`) take their turn with every other write on
+    SQLite (see _Writes). Reads need no turn: in WAL mode they never wait for a writer."""
 
-    def __init__(self, *args, turns: asyncio.Lock, **kwargs) -> None:
+    def __init__(self, *args, writes: _Writes, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._turns = turns
+        self._writes = writes
 
     def begin(self) -> AbstractAsyncContextManager[AsyncSessionTransaction]:  # type: ignore[override]
-        return _in_turn(self._turns, super().begin())
+        return _in_turn(self._writes, super().begin())
 
 
 @asynccontextmanager
 async def _in_turn(
-    turns: asyncio.Lock, transaction: AsyncSessionTransaction
+    writes: _Writes, transaction: AsyncSessionTransaction
 ) -> AsyncIterator[AsyncSessionTransaction]:
-    async with turns, transaction as begun:
+    async with writes.turn(), transaction as begun:
         yield begun
 
 

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 import pytest
 from sqlalchemy import update
 
-from bot.db import make_engine, make_sessionmaker, migrate, writing
+from bot.db import make_engine, make_sessionmaker, migrate, write
 from bot.db.models import Game
 from bot.service import GameService
 from tests.lobbies import open_lobby
@@ -63,8 +64,7 @@ async def test_a_bare_connection_write_waits_for_a_session_write(sqlite):
             order.append("session out")
 
     async def connection_write() -> None:
-        async with writing(sessions):
-            order.append("connection in")
+        await write(sessions, lambda _connection: order.append("connection in"))
 
     first = asyncio.create_task(session_write())
     await inside.wait()
@@ -75,6 +75,55 @@ async def test_a_bare_connection_write_waits_for_a_session_write(sqlite):
     release.set()
     await asyncio.gather(first, second)
     assert order == ["session in", "session out", "connection in"]
+
+
+async def test_a_session_write_waits_for_a_bare_write_under_way(sqlite):
+    sessions = make_sessionmaker(sqlite)
+    order: list[str] = []
+    inside, release = threading.Event(), threading.Event()
+
+    def bare_work(_connection) -> None:  # runs in the writes thread
+        order.append("write in")
+        inside.set()
+        release.wait()
+        order.append("write out")
+
+    async def session_write() -> None:
+        async with sessions() as session, session.begin():
+            order.append("session in")
+
+    first = asyncio.create_task(write(sessions, bare_work))
+    await asyncio.to_thread(inside.wait)
+    second = asyncio.create_task(session_write())
+    try:
+        done, _ = await asyncio.wait({second}, timeout=0.5)
+    finally:
+        release.set()
+    await asyncio.gather(first, second)
+    assert not done
+    assert order == ["write in", "write out", "session in"]
+
+
+async def test_disposing_the_engine_does_not_wait_for_a_session_write_under_way(sqlite):
+    """A bot closing while an interaction's session write is still open must not wait for it: that write needs
+    the event loop, which (in `AsyncEngine.dispose`) is the one waiting."""
+    sessions = make_sessionmaker(sqlite)
+    inside, release = asyncio.Event(), asyncio.Event()
+    await write(sessions, lambda _connection: None)  # the writes thread is running
+
+    async def session_write() -> None:
+        async with sessions() as session, session.begin():
+            inside.set()
+            await release.wait()
+
+    open_write = asyncio.create_task(session_write())
+    await inside.wait()
+    try:  # the dispose's own part, in a thread so that a dispose that waits fails here instead of hanging
+        await asyncio.wait_for(asyncio.to_thread(sqlite.sync_engine.dispose, close=False), 5)
+    finally:
+        release.set()
+        await open_write
+    assert await write(sessions, lambda connection: connection.exec_driver_sql("select 1").scalar()) == 1
 
 
 async def test_many_games_moving_at_once_all_commit(sqlite):
