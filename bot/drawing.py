@@ -38,16 +38,17 @@ def workers(pool: str = PICTURES) -> int:
     return max(1, (os.cpu_count() or 1) - 1)  # the event loop keeps a core of its own
 
 
-def _start_worker() -> None:
+def _start_worker(bot_pid: int) -> None:
     # Ctrl+C reaches the whole process group; the bot stops its workers itself when it exits.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    threading.Thread(target=_follow_bot, args=(os.getppid(),), daemon=True).start()
+    threading.Thread(target=_follow_bot, args=(bot_pid,), daemon=True).start()
     presenters()  # every game's data loaded before the first picture is asked for
 
 
 def _follow_bot(bot_pid: int) -> None:
     """A bot killed outright cannot stop its workers, and a worker waiting for work would never notice: end with
-    it."""
+    it. The bot says who it is: a bot killed while its worker was starting is no longer the worker's parent by the
+    time the worker could ask."""
     while os.getppid() == bot_pid:
         time.sleep(1)
     os._exit(0)
@@ -78,7 +79,9 @@ def _executor(pool: str = PICTURES) -> ProcessPoolExecutor:
     if pool not in _pools:
         # "spawn": the bot's process has threads (the database driver's), which a forked child must not inherit.
         context = multiprocessing.get_context("spawn")
-        _pools[pool] = ProcessPoolExecutor(workers(pool), mp_context=context, initializer=_start_worker)
+        _pools[pool] = ProcessPoolExecutor(
+            workers(pool), mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+        )
     return _pools[pool]
 
 

@@ -198,6 +198,19 @@ def test_workers_end_with_a_bot_that_was_killed_outright(tmp_path):
     assert not _running(worker)
 
 
+def test_a_worker_whose_bot_died_before_it_started_ends_too():
+    """The bot can be killed between starting a worker and the worker starting up: by then the worker's parent
+    is someone else, so it must go by the bot's pid as the bot gave it, not by whoever its parent is then."""
+    gone = subprocess.Popen([sys.executable, "-c", "pass"])
+    gone.wait()
+    script = f"import time\nfrom bot import drawing\ndrawing._start_worker({gone.pid})\ntime.sleep(60)\n"
+    worker = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
+    try:
+        assert worker.wait(timeout=30) == 0  # on its own, long before its 60 s are up
+    finally:
+        worker.kill()
+
+
 def _running(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as file:
