@@ -5,8 +5,9 @@ Games of every kind are played by two people each (and a built-in player in some
 them: "Take my turn", then one random choice per picker step until the move is played (which publishes the board
 and the private messages and lets the built-in player move), or now and then `/play move` after its
 autocomplete. Every interaction is handled one at a time and the main thread's CPU time (the event loop's) is
-measured around its handler, and the whole process's (on SQLite a write runs in a thread of its own); pictures are not drawn (they are drawn by worker processes, counted apart by
-`render_bench` and the load bench). What discord.py itself spends (gateway, HTTP) is not in these figures.
+measured around its handler, and the whole process's (on SQLite a write runs in a thread of its own); pictures
+are not drawn (they are drawn by worker processes, counted apart by `render_bench` and the load bench). What
+discord.py itself spends (gateway, HTTP) is not in these figures.
 
     python -m bench.hotpath_bench [--interactions N]
 """
@@ -272,7 +273,8 @@ def run(interactions: int = 600) -> None:
         f"mean {statistics.mean(every) * 1000:.2f} ms, p50 {statistics.median(every) * 1000:.2f} ms, "
         f"p99 {percentile(every, 99) * 1000:.2f} ms (goal: 4 ms per interaction, discord.py included); "
         f"SQL statements per interaction {sum(map(sum, bench.statements.values())) / len(every):.2f}; "
-        f"the whole process's CPU (the database's threads too) mean {statistics.mean(bench.process_cpu) * 1000:.2f} ms"
+        f"the whole process's CPU (the database's threads too) "
+        f"mean {statistics.mean(bench.process_cpu) * 1000:.2f} ms"
     )
     for op, times in sorted(bench.cpu.items()):
         print(

@@ -6,7 +6,7 @@ import asyncio
 import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import AbstractAsyncContextManager, asynccontextmanager
+from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcontext
 from pathlib import Path
 from typing import TypeVar
 
@@ -65,11 +65,15 @@ def reading(sessions: async_sessionmaker) -> AsyncConnection:
 async def write(sessions: async_sessionmaker, work: Callable[[Connection], T]) -> T:
     """One write transaction on a bare connection: `work` runs its statements synchronously and its result is
     returned. On SQLite it takes its turn with the sessions' writes and runs, commit included, in one trip to a
-    thread of its own (see _Writes); elsewhere in the event loop's greenlet, statement by statement."""
+    thread of its own (see _Writes); elsewhere (PostgreSQL, SQLite in memory) in the event loop's greenlet,
+    statement by statement."""
     writes: _Writes | None = sessions.kw.get("writes")
-    if writes is not None:
+    if writes is not None and writes.engine is not None:
         return await writes.run(work)
-    async with sessions.kw["bind"].begin() as connection:
+    async with (
+        writes.turn() if writes is not None else nullcontext(),
+        sessions.kw["bind"].begin() as connection,
+    ):
         return await connection.run_sync(work)
 
 
@@ -93,7 +97,6 @@ class _Writes:
     the sessions."""
 
     def __init__(self, engine: AsyncEngine) -> None:
-        self._bind = engine
         self._sessions_turns = asyncio.Lock()
         self.engine: Engine | None = None
         self._thread: ThreadPoolExecutor | None = None  # started with the first write, again after a dispose
@@ -109,9 +112,6 @@ class _Writes:
         return self._thread
 
     async def run(self, work: Callable[[Connection], T]) -> T:
-        if self.engine is None:
-            async with self._sessions_turns, self._bind.begin() as connection:
-                return await connection.run_sync(work)
         return await asyncio.get_running_loop().run_in_executor(
             self._writes_thread(), self._transaction, work
         )
