@@ -35,6 +35,10 @@ LOOK_BACK = 10  # recent messages searched for a post that may have gone through
 THREAD_LIMIT = 160006  # Discord: the server has as many active threads as it may
 THREAD_EXISTS = 160004  # Discord: this message already has a thread
 HANDLER_GRACE = timedelta(seconds=5)
+# Publishing is the work no one waits on directly, so it takes turns: past capacity, the event loop goes to answering
+# interactions first, and boards coalesce to each game's newest version while they wait (tuned by the load bench).
+PUBLISHING_AT_ONCE = 4
+SHOW_WITHIN = 30  # seconds; a Discord call hung longer gives its turn up and is retried like any failure
 TRANSIENT = (discord.DiscordServerError, asyncio.TimeoutError, aiohttp.ClientError)
 
 
@@ -60,6 +64,7 @@ class Publisher:
         self.private = private
         self.pictures = pictures
         self._locks: dict[int, asyncio.Lock] = {}
+        self._lane = asyncio.Semaphore(PUBLISHING_AT_ONCE)
         # Games whose last post may have reached Discord without our knowing (a restart, a timeout).
         self.unsure: set[int] = set()
 
@@ -69,7 +74,7 @@ class Publisher:
         """Bring Discord up to this game's newest committed version; returns the game as read for it (None if
         it could not be read). Never raises: what fails is retried later or explained in the channel."""
         lock = self._locks.setdefault(game_id, asyncio.Lock())
-        async with lock:
+        async with lock, self._lane:
             try:
                 table = await self.service.get(game_id)
             except ServiceError:
@@ -77,7 +82,8 @@ class Publisher:
             if table.record.publish_at is None:
                 return table  # shown already (a publish queued behind ours did the work)
             try:
-                await self._show(table)
+                async with asyncio.timeout(SHOW_WITHIN):
+                    await self._show(table)
             except Permanent as refusal:
                 await self._explain(table, refusal)
             except TRANSIENT as error:
