@@ -11,7 +11,7 @@ import hashlib
 import json
 import secrets
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -32,7 +32,7 @@ from sqlalchemy import (
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from bot.db import reading, write
+from bot.db import read, write
 from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
 from bot.games import presenter
 from bot.recent import MoveTails, Place, RecentGames
@@ -386,17 +386,20 @@ class GameService:
         (building ORM objects for every read cost more than the query itself). Each is noted in the recent games;
         `place`: these are all the open games there."""
         mark = self.recent.mark()
-        async with reading(self.sessions) as connection:
-            rows = (await connection.execute(query, params)).all()
-        by_game: dict[int, list[Any]] = {}
-        for row in rows:
-            by_game.setdefault(row._mapping[_GAMES.c.id], []).append(row)
-        tables = [self._table(GameRow.of(game_rows)) for game_rows in by_game.values()]
+        tables = await read(
+            self.sessions, lambda connection: self._tables_of(connection.execute(query, params))
+        )
         if place is not None:
             self.recent.listed(place, tables, mark)
         for table in tables:
             self.recent.saw(table, table.status in OPEN)
         return tables
+
+    def _tables_of(self, rows: Iterable[Any]) -> list[Table]:
+        by_game: dict[int, list[Any]] = {}
+        for row in rows:
+            by_game.setdefault(row._mapping[_GAMES.c.id], []).append(row)
+        return [self._table(GameRow.of(game_rows)) for game_rows in by_game.values()]
 
     async def moves(self, game_id: int, limit: int | None = None) -> list[Move]:
         async with self.sessions() as session:
@@ -1184,11 +1187,8 @@ class GameService:
         """Each user's ping preference ("all" when they never chose)."""
         if not user_ids:
             return {}
-        async with reading(self.sessions) as connection:
-            rows = await connection.execute(
-                select(UserPrefs.user_id, UserPrefs.pings).where(UserPrefs.user_id.in_(user_ids))
-            )
-            chosen = {user_id: level for user_id, level in rows}
+        query = select(UserPrefs.user_id, UserPrefs.pings).where(UserPrefs.user_id.in_(user_ids))
+        chosen = dict(await read(self.sessions, lambda connection: connection.execute(query).all()))
         return {user_id: chosen.get(user_id, "all") for user_id in user_ids}
 
     async def note_reminder(self, game_id: int, seat: int) -> None:

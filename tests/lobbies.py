@@ -8,9 +8,9 @@ from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
 from sqlalchemy import event
-from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.ext.asyncio import async_sessionmaker
 
-from bot.db import make_engine, make_sessionmaker
+from bot.db import engines, make_engine, make_sessionmaker
 from bot.service import GameService, Table
 
 
@@ -44,18 +44,20 @@ async def started_druids(service: GameService, players: int = 3) -> Table:
 
 
 @contextlib.contextmanager
-def statements(engine: AsyncEngine) -> Iterator[list[str]]:
-    """The SQL statements run on `engine` inside the block."""
+def statements(sessions: async_sessionmaker) -> Iterator[list[str]]:
+    """The SQL statements a service on `sessions` runs inside the block, whichever of its engines runs them."""
     run: list[str] = []
 
     def note(_conn, _cursor, statement, *_):
         run.append(statement)
 
-    event.listen(engine.sync_engine, "before_cursor_execute", note)
+    for engine in engines(sessions):
+        event.listen(engine, "before_cursor_execute", note)
     try:
         yield run
     finally:
-        event.remove(engine.sync_engine, "before_cursor_execute", note)
+        for engine in engines(sessions):
+            event.remove(engine, "before_cursor_execute", note)
 
 
 @contextlib.asynccontextmanager

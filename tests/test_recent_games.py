@@ -23,13 +23,13 @@ def service(engine):
     return GameService(make_sessionmaker(engine), new_seed=lambda: 1234)
 
 
-async def test_a_place_is_read_once_then_answered_from_memory(service, engine):
+async def test_a_place_is_read_once_then_answered_from_memory(service):
     table = await started_druids(service, players=2)
-    with statements(engine) as first:
+    with statements(service.sessions) as first:
         assert [t.id for t in await service.recent_games_in_channel(10)] == [table.id]
         assert [t.id for t in await service.recent_games_of_user(101)] == [table.id]
     assert len(first) == 2  # one read each, which fills the recent games
-    with statements(engine) as again:
+    with statements(service.sessions) as again:
         assert [t.id for t in await service.recent_games_in_channel(10)] == [table.id]
         assert [t.id for t in await service.recent_games_of_user(101)] == [table.id]
         assert (await service.recent_game(table.id)).version == table.version  # start read it already
@@ -37,7 +37,7 @@ async def test_a_place_is_read_once_then_answered_from_memory(service, engine):
     assert again == []
 
 
-async def test_commits_keep_the_recent_games_current_without_a_statement(service, engine):
+async def test_commits_keep_the_recent_games_current_without_a_statement(service):
     table = await started_druids(service, players=2)
     await service.recent_games_in_channel(10)
     await service.recent_games_of_user(102)  # nothing yet
@@ -46,7 +46,7 @@ async def test_commits_keep_the_recent_games_current_without_a_statement(service
     assert user is not None
     moved = await service.act(table.id, user, choices(table, seat)[0], expected_version=table.version)
     lobby = await open_lobby(service, host_id=102, host_name="Carol")
-    with statements(engine) as run:
+    with statements(service.sessions) as run:
         kept = await service.recent_game(table.id)
         assert kept.version == table.version + 1 and kept.state == moved.table.state
         assert kept.choice_token(moved.table.to_act()[0]) == moved.table.choice_token(moved.table.to_act()[0])
@@ -58,35 +58,33 @@ async def test_commits_keep_the_recent_games_current_without_a_statement(service
     await service.recent_games_of_user(103)
     await service.leave(lobby.id, 103)
     await service.abandon(table.id, 100, is_manager=False)
-    with statements(engine) as run:
+    with statements(service.sessions) as run:
         assert await service.recent_games_of_user(103) == []  # left the lobby
         assert [t.id for t in await service.recent_games_in_channel(10)] == [lobby.id]  # the other ended
         assert (await service.recent_game(table.id)).status == ABANDONED
     assert run == []
 
 
-async def test_a_listing_read_while_a_game_opens_there_is_read_again(service, engine):
+async def test_a_listing_read_while_a_game_opens_there_is_read_again(service):
     mark = service.recent.mark()  # a listing read begins, finds no game in the channel...
     new = await open_lobby(service)
     service.recent.listed(("channel", 10), [], mark)  # ...and ends after a new game there was committed
-    with statements(engine) as run:
+    with statements(service.sessions) as run:
         assert [t.id for t in await service.recent_games_in_channel(10)] == [new.id]
     assert len(run) == 1
 
 
-async def test_a_listing_read_while_known_games_there_are_read_is_kept(service, engine):
+async def test_a_listing_read_while_known_games_there_are_read_is_kept(service):
     table = await started_druids(service, players=2)
     mark = service.recent.mark()
     await service.get(table.id)  # e.g. a click on the game while the channel's games are being read
     service.recent.listed(("channel", 10), [table], mark)
-    with statements(engine) as run:
+    with statements(service.sessions) as run:
         assert [t.id for t in await service.recent_games_in_channel(10)] == [table.id]
     assert run == []
 
 
-async def test_a_change_from_another_process_is_refused_by_the_command_then_seen(
-    service, engine, database_url
-):
+async def test_a_change_from_another_process_is_refused_by_the_command_then_seen(service, database_url):
     table = await started_druids(service, players=2)
     seat = table.to_act()[0]
     user = table.user_at(seat)
@@ -120,23 +118,23 @@ async def _from_the_log(database_url, table, limit):
         return await other.recent_events(table, limit)
 
 
-async def test_the_boards_recent_moves_come_from_this_processs_own_commits(service, engine, database_url):
+async def test_the_boards_recent_moves_come_from_this_processs_own_commits(service, database_url):
     table = await started_druids(service, players=2)
-    with statements(engine) as first:
+    with statements(service.sessions) as first:
         assert await service.recent_events(table, 6) == []
     assert len(first) == 1  # a new game: read once, then followed
     played = 0
     for moves in (1, 3, 6):  # fewer moves than the board tells, then more
         table = await _play(service, table, moves)
         played += moves
-        with statements(engine) as run:
+        with statements(service.sessions) as run:
             kept = await service.recent_events(table, 6)
         assert run == []
         assert kept == await _from_the_log(database_url, table, 6)
         assert len(kept) == min(6, played)
 
 
-async def test_moves_this_process_did_not_follow_are_read_from_the_log(service, engine, database_url):
+async def test_moves_this_process_did_not_follow_are_read_from_the_log(service, database_url):
     table = await started_druids(service, players=2)
     table = await _play(service, table, 2)
     await service.recent_events(table, 6)
@@ -144,13 +142,13 @@ async def test_moves_this_process_did_not_follow_are_read_from_the_log(service, 
         moved = await _play(other, await service.get(table.id), 1)
     table = await service.get(table.id)
     assert table.version == moved.version
-    with statements(engine) as run:
+    with statements(service.sessions) as run:
         events = await service.recent_events(table, 6)
     assert len(run) == 1 and len(events) == 3
     assert events == await _from_the_log(database_url, table, 6)
 
     # A version that changed without a move (a seat handed to the built-in player) is read again too.
     table = await service.hand_to_bot(table.id, table.to_act()[0], "Bot")
-    with statements(engine) as run:
+    with statements(service.sessions) as run:
         assert await service.recent_events(table, 6) == events
     assert len(run) == 1

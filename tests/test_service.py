@@ -288,11 +288,11 @@ async def test_a_users_last_language_is_remembered(service):
 
 async def test_known_languages_are_not_read_again(service):
     await service.remember_locale(1, "ko")
-    with statements(service.sessions.kw["bind"]) as run:
+    with statements(service.sessions) as run:
         assert await service.user_locales([1]) == {1: "ko"}
     assert run == []
     other = GameService(service.sessions)  # another process: reads once, then knows
-    with statements(service.sessions.kw["bind"]) as run:
+    with statements(service.sessions) as run:
         assert await other.user_locales([1, 2]) == {1: "ko"}
         assert await other.user_locales([1]) == {1: "ko"}
     assert len(run) == 1

@@ -14,7 +14,6 @@ from alembic import command
 from alembic.config import Config
 from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url
 from sqlalchemy.ext.asyncio import (
-    AsyncConnection,
     AsyncEngine,
     AsyncSession,
     AsyncSessionTransaction,
@@ -24,6 +23,7 @@ from sqlalchemy.ext.asyncio import (
 
 ROOT = Path(__file__).resolve().parents[2]
 T = TypeVar("T")
+READ_THREADS = 2  # so one slow read (a long listing) does not hold up every game's
 
 
 def make_engine(url: str) -> AsyncEngine:
@@ -56,10 +56,15 @@ def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
-def reading(sessions: async_sessionmaker) -> AsyncConnection:
-    """A bare connection for Core reads (`async with reading(sessions) as connection`): no Session around it,
-    which adds about half again to each statement's event-loop CPU (the README's Performance has figures)."""
-    return sessions.kw["bind"].connect()
+async def read(sessions: async_sessionmaker, work: Callable[[Connection], T]) -> T:
+    """Core reads on a bare connection (no Session around them, which adds about half again to each statement's
+    event-loop CPU): `work` runs its statements synchronously and its result is returned. On SQLite it runs in
+    one trip to a thread of the reads' own (see _Writes); elsewhere in the event loop's greenlet."""
+    writes: _Writes | None = sessions.kw.get("writes")
+    if writes is not None and writes.engine is not None:
+        return await writes.read(work)
+    async with sessions.kw["bind"].connect() as connection:
+        return await connection.run_sync(work)
 
 
 async def write(sessions: async_sessionmaker, work: Callable[[Connection], T]) -> T:
@@ -93,13 +98,15 @@ class _Writes:
     four trips between the event loop and the driver's thread, and under load each trip waits for the busy loop,
     so every other write waited for those trips too. A session's write transaction takes its turn by having that
     thread wait while it runs; sessions' writes are rare (lobbies, settings) and take turns among themselves on an
-    asyncio lock. An in-memory database is one shared connection, so there `write` goes through it, in turn with
-    the sessions."""
+    asyncio lock. `read`'s statements run the same way in threads of their own, which in WAL mode never wait for a
+    writer. An in-memory database is one shared connection, so there `write` and `read` go through it, `write` in
+    turn with the sessions."""
 
     def __init__(self, engine: AsyncEngine) -> None:
         self._sessions_turns = asyncio.Lock()
         self.engine: Engine | None = None
         self._thread: ThreadPoolExecutor | None = None  # started with the first write, again after a dispose
+        self._reads: ThreadPoolExecutor | None = None  # `read`'s, which never wait for the writes (WAL)
         self._pauses: set[threading.Event] = set()  # the sessions' turns under way
         if not _in_memory(engine.url):
             self.engine = create_engine(engine.url.set(drivername="sqlite"))
@@ -119,6 +126,16 @@ class _Writes:
     def _transaction(self, work: Callable[[Connection], T]) -> T:
         assert self.engine is not None
         with self.engine.begin() as connection:
+            return work(connection)
+
+    async def read(self, work: Callable[[Connection], T]) -> T:
+        if self._reads is None:
+            self._reads = ThreadPoolExecutor(READ_THREADS, thread_name_prefix="sqlite-reads")
+        return await asyncio.get_running_loop().run_in_executor(self._reads, self._reading, work)
+
+    def _reading(self, work: Callable[[Connection], T]) -> T:
+        assert self.engine is not None
+        with self.engine.connect() as connection:
             return work(connection)
 
     @asynccontextmanager
@@ -149,10 +166,17 @@ class _Writes:
         waiting for a session's write still under way (the event loop it would need is the one disposing)."""
         for resume in self._pauses:
             resume.set()
-        if self._thread is not None and self.engine is not None:
-            self._thread.submit(self.engine.dispose)
-            self._thread.shutdown(wait=False)
-            self._thread = None
+        if self.engine is None:
+            return
+        if self._reads is not None:
+            self._reads.shutdown(wait=False)
+            self._reads = None
+        if self._thread is None:
+            self.engine.dispose()
+            return
+        self._thread.submit(self.engine.dispose)
+        self._thread.shutdown(wait=False)
+        self._thread = None
 
 
 class _TakingTurns(AsyncSession):

@@ -6,9 +6,9 @@ import asyncio
 import threading
 
 import pytest
-from sqlalchemy import update
+from sqlalchemy import select, update
 
-from bot.db import make_engine, make_sessionmaker, migrate, write
+from bot.db import make_engine, make_sessionmaker, migrate, read, write
 from bot.db.models import Game
 from bot.service import GameService
 from tests.lobbies import open_lobby
@@ -102,6 +102,31 @@ async def test_a_session_write_waits_for_a_bare_write_under_way(sqlite):
     await asyncio.gather(first, second)
     assert not done
     assert order == ["write in", "write out", "session in"]
+
+
+async def test_a_read_goes_on_while_a_bare_write_is_under_way(sqlite):
+    """Reads have threads of their own: they never queue behind the writes thread, and in WAL mode they see what
+    was committed before the write under way."""
+    sessions = make_sessionmaker(sqlite)
+    lobby = await open_lobby(GameService(sessions, new_seed=lambda: 3))
+    inside, release = threading.Event(), threading.Event()
+
+    def bare_work(connection) -> None:  # runs in the writes thread, its change not yet committed
+        connection.execute(update(Game).where(Game.id == lobby.id).values(locale="ko"))
+        inside.set()
+        release.wait()
+
+    def locale(connection) -> str:
+        return connection.execute(select(Game.locale).where(Game.id == lobby.id)).scalar_one()
+
+    writing = asyncio.create_task(write(sessions, bare_work))
+    await asyncio.to_thread(inside.wait)
+    try:  # guarded so that a read queued behind the write fails here instead of hanging
+        assert await asyncio.wait_for(read(sessions, locale), 5) == "en"
+    finally:
+        release.set()
+    await writing
+    assert await read(sessions, locale) == "ko"
 
 
 async def test_disposing_the_engine_does_not_wait_for_a_session_write_under_way(sqlite):

@@ -16,7 +16,7 @@ pytestmark = pytest.mark.e2e
 
 async def typed(h: Harness, user, channel, command: str, options: dict[str, Any], focused: str):
     """What the bot suggests, and the statements it ran to answer."""
-    with statements(h.bot.db_engine) as run:  # type: ignore[union-attr]
+    with statements(h.bot.host.service.sessions) as run:  # type: ignore[union-attr]
         offered = await h.sb.autocomplete(user, channel, command, options, focused=focused)
         await h.idle()
     return offered, run

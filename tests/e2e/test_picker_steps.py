@@ -52,7 +52,7 @@ async def test_a_picker_step_reads_no_game_from_the_database(tmp_path):
         game_id = await h.start_game("druids", ("alice", "dave"))
         table, _seat, mover, picker, actions = await open_picker(h, game_id)
         token = table.choice_token(table.seat_of(int(mover.id)))
-        with statements(h.bot.db_engine) as run:  # type: ignore[union-attr]
+        with statements(h.bot.host.service.sessions) as run:  # type: ignore[union-attr]
             step = await h.choose(mover, picker, table, [0])
         assert not [statement for statement in run if "FROM games" in statement]
         assert step.callback_type == UPDATE_MESSAGE  # answered in the acknowledgement: one call to Discord
@@ -129,7 +129,7 @@ async def test_take_my_turn_reads_no_game_from_the_database(tmp_path):
         game_id = await h.start_game("druids", ("alice", "dave"))
         table = await h.table(game_id)
         seat = table.to_act()[0]
-        with statements(h.bot.db_engine) as run:  # type: ignore[union-attr]
+        with statements(h.bot.host.service.sessions) as run:  # type: ignore[union-attr]
             picker = await take_my_turn(h, user_at(h, table, seat), table)
         assert not [statement for statement in run if "FROM games" in statement]
         assert picker.buttons() or picker.selects()  # the choices, as from a fresh read
