@@ -689,6 +689,7 @@ class PhaseResult:
     games: int
     think: float
     acks: list[float]
+    acks_by_third: list[list[float]]  # of the interactions sent in each third of the phase
     never_acked: int
     late: int
     bot: dict[str, float]
@@ -716,7 +717,10 @@ async def run_phase(
     violations_before = len(sb.bot_violations())
     interactions_before = set(sb.interactions)
     watch, own, lag = ProcessWatch(bot.pid), ProcessWatch(os.getpid()), LoopLag()
-    started = time.perf_counter()
+    started, sandbox_started = (
+        time.perf_counter(),
+        sb.clock(),
+    )  # the sandbox stamps interactions on its own clock
     phase = Phase(rec, think, started + seconds, setup)
 
     async def staggered(index: int, driver: Any) -> None:
@@ -746,6 +750,7 @@ async def run_phase(
         len(drivers),
         think,
         acks,
+        acks_by_third(records, sandbox_started, seconds),
         never,
         sum(1 for a in acks if a > DEADLINE) + never,
         bot_use,
@@ -753,6 +758,16 @@ async def run_phase(
         lags,
         sb.bot_violations()[violations_before:],
     )
+
+
+def acks_by_third(records: list[Any], start: float, seconds: float) -> list[list[float]]:
+    """The acknowledgement times of the interactions sent in each third of a phase from `start` (sandbox clock)."""
+    thirds: list[list[float]] = [[], [], []]
+    for record in records:
+        third = int(3 * (record.created - start) / seconds)
+        if record.ack_at is not None and 0 <= third < 3:
+            thirds[third].append(record.ack_at - record.created)
+    return thirds
 
 
 def board_png() -> bytes:
@@ -926,6 +941,7 @@ def report(
             ),
             ("move -> new board image in thread", _ms(mine.rec.board), "—"),
             ("completion p99 by third of the phase", _thirds(mine), _thirds(other) if other else "—"),
+            ("acknowledgement p99 by third", _ack_thirds(mine), _ack_thirds(other) if other else "—"),
             (
                 "past the 3 s deadline / never acked",
                 f"{mine.late} / {mine.never_acked}",
@@ -1006,6 +1022,12 @@ def _thirds(result: PhaseResult) -> str:
         if 0 <= index < 3:
             thirds[index].append(sample.done or 0.0)
     return " / ".join(f"{percentile(t, 99):.1f}" if t else "—" for t in thirds) + " s"
+
+
+def _ack_thirds(result: PhaseResult) -> str:
+    """Acknowledgement p99 of the interactions sent in each third of the phase (a burst at its start, when every
+    simulated player acts at once, shows in the first)."""
+    return " / ".join(f"{1000 * percentile(t, 99):.0f}" if t else "—" for t in result.acks_by_third) + " ms"
 
 
 def _p99(values: list[float]) -> float:

@@ -37,7 +37,7 @@ THREAD_EXISTS = 160004  # Discord: this message already has a thread
 HANDLER_GRACE = timedelta(seconds=5)
 # Publishing is the work no one waits on directly, so it takes turns: past capacity, the event loop goes to answering
 # interactions first, and boards coalesce to each game's newest version while they wait (tuned by the load bench).
-PUBLISHING_AT_ONCE = 4
+PUBLISHING_AT_ONCE = 8
 SHOW_WITHIN = 30  # seconds; a Discord call hung longer gives its turn up and is retried like any failure
 TRANSIENT = (discord.DiscordServerError, asyncio.TimeoutError, aiohttp.ClientError)
 
