@@ -81,6 +81,10 @@ class Publisher:
                 return None
             if table.record.publish_at is None:
                 return table  # shown already (a publish queued behind ours did the work)
+            if self.client.is_closed():
+                return (
+                    table  # shutting down with this publish still waiting its turn: shown at the next start
+                )
             try:
                 async with asyncio.timeout(SHOW_WITHIN):
                     await self._show(table)
@@ -91,6 +95,8 @@ class Publisher:
                 when = await self.service.publish_later(game_id, table.record.publish_attempts)
                 log.warning("game %s: Discord failed (%r); trying again at %s", game_id, error, when)
             except Exception:  # noqa: BLE001 — our own bug: log it, retry later, keep the other games going
+                if self.client.is_closed():  # shut down mid-way: not a fault; recovered at the next start
+                    return table
                 log.exception("game %s: publishing failed", game_id)
                 await self.service.publish_later(game_id, max(table.record.publish_attempts, 6))
             return table

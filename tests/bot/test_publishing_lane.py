@@ -44,7 +44,9 @@ class Shows:
 
 
 def _publisher(service: Service, shows: Shows) -> Publisher:
-    publisher = Publisher(client=None, service=service, private=None, pictures=None)  # type: ignore[arg-type]
+    client = SimpleNamespace(closed=False)
+    client.is_closed = lambda: client.closed
+    publisher = Publisher(client=client, service=service, private=None, pictures=None)  # type: ignore[arg-type]
     publisher._show = shows  # type: ignore[method-assign]
     return publisher
 
@@ -86,3 +88,32 @@ async def test_a_show_that_hangs_gives_its_turn_up_and_is_retried(monkeypatch) -
     publisher._show = shows  # type: ignore[method-assign]
     await publisher.publish(99)
     assert shows.finished == [99]
+
+
+async def test_publishes_still_waiting_their_turn_at_shutdown_are_left_for_the_next_start() -> None:
+    shows = Shows()
+    publisher = _publisher(Service(), shows)
+    games = range(1, PUBLISHING_AT_ONCE + 3)
+    publishing_all = asyncio.gather(*(publisher.publish(game) for game in games))
+    await shows.entered.wait()
+    await _settle()
+    publisher.client.closed = True  # the bot closes while two publishes wait for a turn
+    shows.release.set()
+    await publishing_all
+    assert sorted(shows.finished) == list(
+        range(1, PUBLISHING_AT_ONCE + 1)
+    )  # the waiting two never touch Discord
+
+
+async def test_a_show_cut_short_by_shutdown_is_no_error(caplog) -> None:
+    service = Service()
+    publisher = _publisher(service, Shows())
+
+    async def closing_show(_table: SimpleNamespace) -> None:
+        publisher.client.closed = True
+        raise RuntimeError("Session is closed")  # what discord.py's HTTP client raises once closed
+
+    publisher._show = closing_show  # type: ignore[method-assign]
+    await publisher.publish(1)
+    assert service.retried == []  # still pending in the database: the next start shows it
+    assert not [record for record in caplog.records if record.levelname == "ERROR"]
