@@ -71,6 +71,9 @@ class _Client:
 
     user = SimpleNamespace(id=1)
 
+    def is_closed(self) -> bool:
+        return False
+
     def get_partial_messageable(self, channel_id: int) -> _Channel:
         return _Channel(channel_id)
 
