@@ -717,10 +717,8 @@ async def run_phase(
     violations_before = len(sb.bot_violations())
     interactions_before = set(sb.interactions)
     watch, own, lag = ProcessWatch(bot.pid), ProcessWatch(os.getpid()), LoopLag()
-    started, sandbox_started = (
-        time.perf_counter(),
-        sb.clock(),
-    )  # the sandbox stamps interactions on its own clock
+    started = time.perf_counter()
+    sandbox_started = sb.clock()  # the sandbox stamps interactions on its own clock
     phase = Phase(rec, think, started + seconds, setup)
 
     async def staggered(index: int, driver: Any) -> None:

@@ -81,10 +81,8 @@ class Publisher:
                 return None
             if table.record.publish_at is None:
                 return table  # shown already (a publish queued behind ours did the work)
-            if self.client.is_closed():
-                return (
-                    table  # shutting down with this publish still waiting its turn: shown at the next start
-                )
+            if self.client.is_closed():  # shutting down while this waited its turn: shown at the next start
+                return table
             try:
                 async with asyncio.timeout(SHOW_WITHIN):
                     await self._show(table)
