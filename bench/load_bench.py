@@ -31,6 +31,7 @@ import sys
 import tempfile
 import time
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -760,11 +761,17 @@ async def run_phase(
 
 def acks_by_third(records: list[Any], start: float, seconds: float) -> list[list[float]]:
     """The acknowledgement times of the interactions sent in each third of a phase from `start` (sandbox clock)."""
+    acked = ((r.created, r.ack_at - r.created) for r in records if r.ack_at is not None)
+    return _by_third(acked, start, seconds)
+
+
+def _by_third(timed: Iterable[tuple[float, float]], start: float, seconds: float) -> list[list[float]]:
+    """Values of (when, value) pairs, put in the third of the phase from `start` that their `when` falls in."""
     thirds: list[list[float]] = [[], [], []]
-    for record in records:
-        third = int(3 * (record.created - start) / seconds)
-        if record.ack_at is not None and 0 <= third < 3:
-            thirds[third].append(record.ack_at - record.created)
+    for when, value in timed:
+        third = int(3 * (when - start) / seconds)
+        if 0 <= third < 3:
+            thirds[third].append(value)
     return thirds
 
 
@@ -1013,12 +1020,8 @@ def report(
 def _thirds(result: PhaseResult) -> str:
     """Completion p99 of the interactions started in each third of the phase: past capacity, latency that stays
     level from third to third has flat-topped, one that keeps climbing grows without bound."""
-    start = result.end - result.seconds
-    thirds: list[list[float]] = [[], [], []]
-    for sample in result.rec.ok():
-        index = int(3 * (sample.start - start) / result.seconds)
-        if 0 <= index < 3:
-            thirds[index].append(sample.done or 0.0)
+    done = ((sample.start, sample.done or 0.0) for sample in result.rec.ok())
+    thirds = _by_third(done, result.end - result.seconds, result.seconds)
     return " / ".join(f"{percentile(t, 99):.1f}" if t else "—" for t in thirds) + " s"
 
 

@@ -29,8 +29,8 @@ READ_THREADS = 2  # so one slow read (a long listing) does not hold up every gam
 def make_engine(url: str) -> AsyncEngine:
     if not url.startswith("sqlite"):
         return create_async_engine(url, pool_pre_ping=True)
-    # Writes take turns (see _Writes), so a write must never also queue for a connection behind the reads
-    # of a busy moment: enough connections (each one an aiosqlite thread) for every read in flight.
+    # Session writes take turns (see _SQLite), so one must never also queue for a connection behind the sessions'
+    # reads of a busy moment: enough connections (each one an aiosqlite thread) for every such read in flight.
     # An in-memory database is one shared connection (SQLAlchemy's StaticPool), which takes no pool sizes.
     engine = create_async_engine(url, **({} if _in_memory(url) else {"pool_size": 20, "max_overflow": 20}))
     event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
@@ -52,17 +52,16 @@ def _sqlite_pragmas(connection, _record) -> None:  # WAL lets readers go on whil
 
 def make_sessionmaker(engine: AsyncEngine) -> async_sessionmaker:
     if engine.dialect.name == "sqlite":
-        return async_sessionmaker(engine, expire_on_commit=False, class_=_TakingTurns, writes=_Writes(engine))
+        return async_sessionmaker(engine, expire_on_commit=False, class_=_TakingTurns, sqlite=_SQLite(engine))
     return async_sessionmaker(engine, expire_on_commit=False)
 
 
 async def read(sessions: async_sessionmaker, work: Callable[[Connection], T]) -> T:
     """Core reads on a bare connection (no Session around them, which adds about half again to each statement's
     event-loop CPU): `work` runs its statements synchronously and its result is returned. On SQLite it runs in
-    one trip to a thread of the reads' own (see _Writes); elsewhere in the event loop's greenlet."""
-    writes: _Writes | None = sessions.kw.get("writes")
-    if writes is not None and writes.engine is not None:
-        return await writes.read(work)
+    one trip to a thread of the reads' own (see _SQLite); elsewhere in the event loop's greenlet."""
+    if (threads := _threaded(sessions)) is not None:
+        return await threads.read(work)
     async with sessions.kw["bind"].connect() as connection:
         return await connection.run_sync(work)
 
@@ -70,26 +69,32 @@ async def read(sessions: async_sessionmaker, work: Callable[[Connection], T]) ->
 async def write(sessions: async_sessionmaker, work: Callable[[Connection], T]) -> T:
     """One write transaction on a bare connection: `work` runs its statements synchronously and its result is
     returned. On SQLite it takes its turn with the sessions' writes and runs, commit included, in one trip to a
-    thread of its own (see _Writes); elsewhere (PostgreSQL, SQLite in memory) in the event loop's greenlet,
+    thread of its own (see _SQLite); elsewhere (PostgreSQL, SQLite in memory) in the event loop's greenlet,
     statement by statement."""
-    writes: _Writes | None = sessions.kw.get("writes")
-    if writes is not None and writes.engine is not None:
-        return await writes.run(work)
+    if (threads := _threaded(sessions)) is not None:
+        return await threads.write(work)
+    sqlite: _SQLite | None = sessions.kw.get("sqlite")
     async with (
-        writes.turn() if writes is not None else nullcontext(),
+        sqlite.turn() if sqlite is not None else nullcontext(),
         sessions.kw["bind"].begin() as connection,
     ):
         return await connection.run_sync(work)
 
 
 def engines(sessions: async_sessionmaker) -> list[Engine]:
-    """Every engine the factory's statements go through (on SQLite, `write`'s own too): for counting them."""
-    writes: _Writes | None = sessions.kw.get("writes")
-    own = [writes.engine] if writes is not None and writes.engine is not None else []
-    return [sessions.kw["bind"].sync_engine, *own]
+    """Every engine the factory's statements go through (on SQLite, `read`'s and `write`'s own too): for counting
+    them."""
+    threads = _threaded(sessions)
+    return [sessions.kw["bind"].sync_engine, *([threads.engine] if threads is not None else [])]
 
 
-class _Writes:
+def _threaded(sessions: async_sessionmaker) -> _SQLite | None:
+    """The factory's SQLite threads, when `read` and `write` run there (a database file, not one in memory)."""
+    sqlite: _SQLite | None = sessions.kw.get("sqlite")
+    return sqlite if sqlite is not None and sqlite.engine is not None else None
+
+
+class _SQLite:
     """SQLite runs one write transaction at a time; ours take turns instead of queueing in SQLite's file lock,
     where a busy moment used to outlast busy_timeout and reach the user as "database is locked".
 
@@ -105,7 +110,7 @@ class _Writes:
     def __init__(self, engine: AsyncEngine) -> None:
         self._sessions_turns = asyncio.Lock()
         self.engine: Engine | None = None
-        self._thread: ThreadPoolExecutor | None = None  # started with the first write, again after a dispose
+        self._writes: ThreadPoolExecutor | None = None  # started with the first write, again after a dispose
         self._reads: ThreadPoolExecutor | None = None  # `read`'s, which never wait for the writes (WAL)
         self._pauses: set[threading.Event] = set()  # the sessions' turns under way
         if not _in_memory(engine.url):
@@ -114,11 +119,11 @@ class _Writes:
             event.listen(engine.sync_engine, "engine_disposed", self._close)
 
     def _writes_thread(self) -> ThreadPoolExecutor:
-        if self._thread is None:
-            self._thread = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writes")
-        return self._thread
+        if self._writes is None:
+            self._writes = ThreadPoolExecutor(1, thread_name_prefix="sqlite-writes")
+        return self._writes
 
-    async def run(self, work: Callable[[Connection], T]) -> T:
+    async def write(self, work: Callable[[Connection], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(
             self._writes_thread(), self._transaction, work
         )
@@ -162,40 +167,40 @@ class _Writes:
                 self._pauses.discard(resume)
 
     def _close(self, _engine: Engine) -> None:
-        """On the engine's dispose: the thread finishes the writes it has, closes its connections and ends, not
-        waiting for a session's write still under way (the event loop it would need is the one disposing)."""
+        """On the engine's dispose: the reads' threads end, and the writes thread finishes the writes it has, closes
+        the connections and ends, not waiting for a session's write still under way (the event loop it would need
+        is the one disposing)."""
+        assert self.engine is not None  # listened for only when there is one
         for resume in self._pauses:
             resume.set()
-        if self.engine is None:
-            return
         if self._reads is not None:
             self._reads.shutdown(wait=False)
             self._reads = None
-        if self._thread is None:
+        if self._writes is None:
             self.engine.dispose()
             return
-        self._thread.submit(self.engine.dispose)
-        self._thread.shutdown(wait=False)
-        self._thread = None
+        self._writes.submit(self.engine.dispose)
+        self._writes.shutdown(wait=False)
+        self._writes = None
 
 
 class _TakingTurns(AsyncSession):
     """A session whose write transactions (`session.begin()`) take their turn with every other write on
-    SQLite (see _Writes). Reads need no turn: in WAL mode they never wait for a writer."""
+    SQLite (see _SQLite). Reads need no turn: in WAL mode they never wait for a writer."""
 
-    def __init__(self, *args, writes: _Writes, **kwargs) -> None:
+    def __init__(self, *args, sqlite: _SQLite, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self._writes = writes
+        self._sqlite = sqlite
 
     def begin(self) -> AbstractAsyncContextManager[AsyncSessionTransaction]:  # type: ignore[override]
-        return _in_turn(self._writes, super().begin())
+        return _in_turn(self._sqlite, super().begin())
 
 
 @asynccontextmanager
 async def _in_turn(
-    writes: _Writes, transaction: AsyncSessionTransaction
+    sqlite: _SQLite, transaction: AsyncSessionTransaction
 ) -> AsyncIterator[AsyncSessionTransaction]:
-    async with writes.turn(), transaction as begun:
+    async with sqlite.turn(), transaction as begun:
         yield begun
 
 
