@@ -1,4 +1,4 @@
-"""The host's pictures (and hard built-in players' thinking): done in worker processes, each distinct picture once, and only the newest board.
+"""The host's pictures (and hard built-in players' thinking): done in worker processes, each distinct picture once.
 
 Pillow's drawing is Python code that holds the GIL, so drawing in a thread of the bot's own process stalls its
 event loop (acknowledgements came late under load). Renderers are pure functions of plain views, so a pool of
@@ -21,7 +21,6 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import dataclass, field
 from typing import Any
 
 from bot.games import presenter, presenters
@@ -206,53 +205,3 @@ class Pictures:
         while self.size > self.budget and len(self._images) > 1:
             _, old = self._images.popitem(last=False)
             self.size -= len(old or b"")
-
-
-class LatestOnly:
-    """Shows each game's board one post at a time, skipping boards that a newer one replaced while they waited.
-
-    `show(table, new_message, post)` returns once the board on screen is at least as new as `table` (or the post
-    that was to show it failed). `post(table, new_message, message_id)` gets the id of the message this process
-    last showed the game's board in (None if it has not) and returns the id of the one showing it now.
-    """
-
-    REMEMBERED = 10_000  # games whose board this process showed last (version, message), newest first
-
-    def __init__(self) -> None:
-        self._waiting: dict[int, _Waiting] = {}
-        self._shown: OrderedDict[int, tuple[int, int | None]] = OrderedDict()
-
-    async def show(
-        self, table: Any, new_message: bool, post: Callable[[Any, bool, int | None], Awaitable[int | None]]
-    ) -> None:
-        if table.version <= self._shown.get(table.id, (-1, None))[0]:
-            return
-        game = self._waiting.setdefault(table.id, _Waiting())
-        if game.newest is None or table.version >= game.newest.version:
-            game.newest = table
-        game.new_message = game.new_message or new_message  # someone new must act: a new message, with pings
-        game.count += 1
-        try:
-            async with game.lock:
-                newest, new_message = game.newest, game.new_message
-                game.newest, game.new_message = None, False
-                shown, message_id = self._shown.get(table.id, (-1, None))
-                if newest is None or newest.version <= shown:  # a board at least as new went up meanwhile
-                    return
-                message_id = await post(newest, new_message, message_id)
-                self._shown[table.id] = (newest.version, message_id)
-                self._shown.move_to_end(table.id)
-                if len(self._shown) > self.REMEMBERED:
-                    self._shown.popitem(last=False)
-        finally:
-            game.count -= 1
-            if not game.count:
-                del self._waiting[table.id]
-
-
-@dataclass
-class _Waiting:
-    newest: Any = None  # the newest table not yet taken to be shown
-    new_message: bool = False
-    count: int = 0  # callers inside show() for this game
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)

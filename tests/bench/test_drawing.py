@@ -1,4 +1,4 @@
-"""Pictures drawn in worker processes, each distinct picture once, and only the newest board of a game."""
+"""Pictures drawn in worker processes, each distinct picture once."""
 
 from __future__ import annotations
 
@@ -8,13 +8,12 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import SimpleNamespace
 
 import pytest
 
 from bench.render_bench import mid_game
 from bot import drawing
-from bot.drawing import LatestOnly, Pictures
+from bot.drawing import Pictures
 from bot.games import presenter
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -111,69 +110,6 @@ async def test_the_picture_cache_keeps_within_its_budget(monkeypatch):
     for n in range(5):
         await pictures.get("druids", None, {"n": n}, [], "en")
     assert pictures.size == 200
-
-
-def table(game_id: int, version: int) -> SimpleNamespace:
-    return SimpleNamespace(id=game_id, version=version)
-
-
-async def test_boards_overtaken_while_waiting_are_skipped():
-    posted: list[tuple[int, bool, int | None]] = []
-    first_posting = asyncio.Event()
-    let_go = asyncio.Event()
-
-    async def post(table, new_message, shown_in):
-        posted.append((table.version, new_message, shown_in))
-        if table.version == 1:
-            first_posting.set()
-            await let_go.wait()
-        return 100 + table.version if new_message else shown_in
-
-    boards = LatestOnly()
-    first = asyncio.create_task(boards.show(table(7, 1), True, post))
-    await first_posting.wait()
-    # Three moves while version 1 is being posted; one of them changed whose turn it is.
-    later = [asyncio.create_task(boards.show(table(7, v), v == 3, post)) for v in (2, 3, 4)]
-    await asyncio.sleep(0)
-    let_go.set()
-    await asyncio.gather(first, *later)
-    assert posted == [(1, True, None), (4, True, 101)]  # the newest, as a new message, replacing message 101
-    await boards.show(table(7, 3), False, post)  # an older board arriving late is not put up again
-    await boards.show(table(7, 5), False, post)
-    assert posted[2:] == [(5, False, 104)]
-    assert boards._waiting == {}
-
-
-async def test_boards_of_different_games_do_not_wait_for_each_other():
-    stuck = asyncio.Event()
-    posted: list[int] = []
-
-    async def post(table, new_message, shown_in):
-        if table.id == 1:
-            await stuck.wait()
-        posted.append(table.id)
-        return None
-
-    boards = LatestOnly()
-    slow = asyncio.create_task(boards.show(table(1, 1), True, post))
-    await asyncio.wait_for(boards.show(table(2, 1), True, post), 1)
-    assert posted == [2]
-    stuck.set()
-    await slow
-    assert posted == [2, 1]
-
-
-async def test_a_failed_post_lets_the_next_board_through():
-    async def post(table, new_message, shown_in):
-        if table.version == 1:
-            raise RuntimeError("Discord said no")
-        return 5
-
-    boards = LatestOnly()
-    with pytest.raises(RuntimeError):
-        await boards.show(table(3, 1), True, post)
-    await boards.show(table(3, 2), False, post)
-    assert boards._shown[3] == (2, 5)
 
 
 def test_workers_end_with_a_bot_that_was_killed_outright(tmp_path):
