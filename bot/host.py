@@ -138,9 +138,6 @@ class GameHost:
     async def show_hand(self, interaction: discord.Interaction, table: Table) -> None:
         await self.private.show_hand(interaction, table)
 
-    async def open_chooser(self, interaction: discord.Interaction, table: Table) -> None:
-        await self.picker.open(interaction, table)
-
     async def move_by_text(self, interaction: discord.Interaction, table: Table, value: str) -> None:
         await self.picker.move_by_text(interaction, table, value)
 

@@ -292,11 +292,6 @@ class MoveResult:
     seat: int
     action: Action
     events: list[Event]
-    acted_before: list[int] = field(default_factory=list)  # seats that were to act before this move
-
-    @property
-    def turn_changed(self) -> bool:
-        return sorted(self.acted_before) != sorted(self.table.to_act())
 
 
 class GameService:
@@ -806,7 +801,6 @@ class GameService:
         """Apply and commit one action; `note` makes, from the move's events, what the board should tell of it
         (recorded in the same commit)."""
         assert table.state is not None
-        before = table.engine.to_act(table.state)
         try:
             state, events = table.engine.apply(table.state, seat, action)
         except IllegalAction as refusal:
@@ -814,7 +808,7 @@ class GameService:
             raise
         told = note(events) if note else None
         after = await self._commit_move(table, seat, user_id, action, events, state, extra, told)
-        return MoveResult(after, seat, action, events, before)
+        return MoveResult(after, seat, action, events)
 
     async def add_bot(self, game_id: int, user_id: int, name: str, level: str = "easy") -> Table:
         async with self._lock(game_id):
@@ -1510,10 +1504,6 @@ def _known_engine(name: str) -> Engine:
         return get_engine(name)
     except KeyError:
         raise ServiceError("unknown_game", game=name) from None
-
-
-def _hours(delta: timedelta) -> float:
-    return delta.total_seconds() / 3600
 
 
 def as_utc(moment: datetime) -> datetime:

@@ -48,11 +48,6 @@ CHAT_WIDTH = 550
 CHAT_MIN_PX = 9
 
 
-def min_font(width: int) -> int:
-    """The smallest letter size a picture `width` px wide may use."""
-    return -(-width * CHAT_MIN_PX // CHAT_WIDTH)
-
-
 _sizes_asked: list[list[int]] = []
 
 

@@ -53,7 +53,6 @@ from render.text import labels as picture_labels
 WIDTH = 1240
 MARGIN = 16
 DIE_RGB: dict[str, tuple[int, int, int]] = {c["id"]: tuple(c["rgb"]) for c in DICE["colours"]}  # type: ignore[misc]
-ATTR_NAMES = {a["id"]: a["name"] for a in DICE["attributes"]}
 ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
 TYPE_RGB = {
     "weapon": (190, 90, 70),
@@ -148,50 +147,6 @@ def _paste_die(
     image.paste(tile, (x - pad, y - pad))
 
 
-CARD_H = 110
-
-
-@lru_cache(maxsize=256)
-def _card_face(card_id: str, lang: str, w: int) -> Image.Image:
-    """A market card: type and level on a coloured edge, cost in a coin, name with arrow or hands, text."""
-    card = CARDS[card_id]
-    labels = _labels(lang)
-    kind = card["type"]
-    tint = TYPE_RGB[kind]
-    h = CARD_H
-    tile, draw = canvas(w + 1, h + 1, BACKGROUND)
-    draw.rounded_rectangle((0, 0, w, h), radius=10, fill=PANEL, outline=tint, width=3)
-    draw.rounded_rectangle((0, 0, 34, h), radius=10, fill=tint)
-    draw.text((17, 22), labels["tags"][kind], font=font(20, True), fill=WHITE, anchor="mm")
-    for i in range(card["level"]):  # one pip per level, as the card's corner dots
-        cy = h - 18 - i * 14
-        draw.ellipse((12, cy - 5, 22, cy + 5), fill=WHITE)
-    draw.ellipse((w - 44, 6, w - 10, 40), fill=GOLD)
-    draw.text((w - 27, 23), str(card["cost"]), font=font(20, True), fill=COIN_INK, anchor="mm")
-    extra = []
-    if card.get("arrow"):
-        extra.append(ARROWS[card["arrow"]])
-    if kind == "weapon":
-        extra.append(labels["hands"][str(card["hands"])])
-    right = w - 52
-    if kind == "armor":  # the armour's colour, which scores a bonus when it is the class colour
-        draw.ellipse((w - 74, 12, w - 52, 34), fill=DIE_RGB[card["colour"]], outline=OUTLINE)
-        right = w - 80
-    head = _name(card, lang) + ("  " + " ".join(extra) if extra else "")
-    draw.text((44, 8), fitted(head, 21, right - 44, True), font=font(21, True), fill=TEXT)
-    text = _text(card, lang)
-    size, step, most = 17, 20, 3
-    lines = _wrap(text, size, w - 54)
-    if len(lines) > most:  # a long text gets smaller letters and a fourth line before it is cut short
-        size, step, most = 15, 16, 4
-        lines = _wrap(text, size, w - 54)
-    if len(lines) > most:
-        lines = lines[: most - 1] + [fitted(" ".join(lines[most - 1 :]), size, w - 54)]
-    for i, line in enumerate(lines):
-        draw.text((44, 40 + i * step), line, font=font(size), fill=MUTED)
-    return tile
-
-
 def _wrap(text: str, size: int, width: int) -> list[str]:
     """Words in lines of at most `width` pixels (a single longer word gets a line of its own)."""
     face = font(size)
@@ -271,106 +226,6 @@ def _hits(target: dict[str, Any], value: int) -> bool:
     if target["kind"] == "range":
         return target["min"] <= value <= target["max"]
     return value >= target["min"]
-
-
-def _header(image: Image.Image, view: dict[str, Any], names: list[str], labels: dict[str, Any]) -> int:
-    y = MARGIN
-    phase = labels["phase"].get(view["phase"], view["phase"])
-    parts = [
-        labels["round"].format(n=view["round"]) if view["round"] else "",
-        phase,
-        labels["start"].format(name=names[view["start"]]),
-    ]
-    if view["solo"] and view["adventurer"]:
-        parts.append(labels["adventurer"].format(n=view["adventurer"]))
-    room = WIDTH - 2 * MARGIN
-    if view["to_act"]:
-        acting = ", ".join(names[s] for s in view["to_act"])
-        text = fitted(labels["to_act"].format(names=acting), 22, 520)
-        paste_text(image, (WIDTH - MARGIN, y + 4), text, 22, ACCENT, anchor="ra")
-        room -= int(font(22).getlength(text)) + 24
-    paste_text(image, (MARGIN, y), fitted(" · ".join(p for p in parts if p), 26, room, True), 26, TEXT, True)
-    return y + 40
-
-
-def _initiative(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: dict[str, Any],
-    names: list[str],
-    labels: dict[str, Any],
-    y: int,
-) -> int:
-    paste_text(image, (MARGIN, y), labels["initiative"], 20, MUTED, True)
-    x = MARGIN
-    y += 28
-    box_w, box_h = 118, 96
-    for card in view["initiative"]:
-        owner = card["owner"]
-        outline = SEAT_COLOURS[owner % len(SEAT_COLOURS)] if owner is not None else PANEL_LIGHT
-        draw.rounded_rectangle((x, y, x + box_w, y + box_h), radius=10, fill=PANEL, outline=outline, width=3)
-        paste_text(image, (x + 10, y + 6), str(card["number"]), 28, TEXT, True)
-        _paste_die(image, x + box_w - 58, y + 8, 48, card["die"])
-        if card["gold"]:
-            draw.ellipse((x + 10, y + 44, x + 34, y + 68), fill=GOLD)
-            paste_text(image, (x + 22, y + 56), str(card["gold"]), 16, COIN_INK, True, "mm")
-        if owner is not None:
-            paste_text(
-                image,
-                (x + box_w / 2, y + box_h - 8),
-                fitted(names[owner], 16, box_w - 12),
-                16,
-                TEXT,
-                anchor="ms",
-            )
-        x += box_w + 10
-    return y + box_h + 10
-
-
-def _bag(
-    image: Image.Image,
-    draw: ImageDraw.ImageDraw,
-    view: dict[str, Any],
-    labels: dict[str, Any],
-    x: int,
-    y: int,
-) -> None:
-    paste_text(image, (x, y), labels["bag"], 20, MUTED, True)
-    y += 30
-    for i, colour in enumerate(DIE_RGB):
-        cx = x + (i % 4) * 78
-        cy = y + (i // 4) * 40
-        draw.rounded_rectangle(
-            (cx, cy, cx + 30, cy + 30),
-            radius=6,
-            fill=DIE_RGB[colour],
-            outline=OUTLINE if colour == "black" else None,
-        )
-        paste_text(image, (cx + 36, cy + 15), str(view["bag"][colour]), 20, TEXT, anchor="lm")
-
-
-MARKET_PER_ROW = 3
-CARD_W = (WIDTH - 2 * MARGIN - (MARKET_PER_ROW - 1) * 10) // MARKET_PER_ROW
-
-
-def _market(image: Image.Image, view: dict[str, Any], labels: dict[str, Any], lang: str, y: int) -> int:
-    paste_text(image, (MARGIN, y), labels["market"], 20, MUTED, True)
-    info = labels["deck"].format(
-        deck=view["deck_count"], discard=len(view["discard"]), sold=len(view["sold_out"])
-    )
-    if view["deck_top"]:
-        info += " · " + labels["top"].format(card=_name(CARDS[view["deck_top"]], lang))
-    paste_text(image, (WIDTH - MARGIN, y + 2), fitted(info, 18, 800), 18, MUTED, anchor="ra")
-    y += 28
-    cards = view["market"]
-    for i, card_id in enumerate(cards):
-        x = MARGIN + (i % MARKET_PER_ROW) * (CARD_W + 10)
-        image.paste(_card_face(card_id, lang, CARD_W), (x, y + (i // MARKET_PER_ROW) * (CARD_H + 8)))
-    return y + _market_rows(view) * (CARD_H + 8) + 4
-
-
-def _market_rows(view: dict[str, Any]) -> int:
-    return max((len(view["market"]) + MARKET_PER_ROW - 1) // MARKET_PER_ROW, 1)
 
 
 SHEET_W = (WIDTH - 2 * MARGIN - 12) // 2

@@ -140,15 +140,6 @@ class InteractionResult:
     def modal(self) -> dict[str, Any] | None:
         return self.record.modal
 
-    async def wait_acked(self, timeout: float = 5.0) -> InteractionResult:
-        try:
-            await asyncio.wait_for(self.record.acked.wait(), timeout)
-        except TimeoutError:
-            raise TimeoutError(
-                f"interaction {self.record.name!r} was not acknowledged within {timeout}s"
-            ) from None
-        return self
-
     async def wait(self, timeout: float = 5.0) -> InteractionResult:
         try:
             await asyncio.wait_for(self.record.completed.wait(), timeout)

@@ -351,8 +351,3 @@ def check_choices(choices: Any) -> None:
         if isinstance(value, str) and len(value) > 100:
             errs.add(f"data.choices.{i}.value", "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length.")
     errs.raise_if_any()
-
-
-def check_files(files: list[tuple[str, bytes]], limit: int) -> None:
-    if any(len(data) > limit for _, data in files) or sum(len(d) for _, d in files) > limit * 10:
-        raise DiscordError(413, 40005, "Request entity too large")

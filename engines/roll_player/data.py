@@ -47,7 +47,3 @@ ALIGNMENT_COLUMNS: tuple[str, ...] = ("lawful", "neutral", "chaotic")
 
 def class_ability(class_id: str | None) -> dict[str, Any]:
     return CLASSES[class_id]["ability"]["effect"] if class_id else {}
-
-
-def classes_on_card(card: int) -> list[str]:
-    return [cid for cid, cls in CLASSES.items() if cls["card"] == card]

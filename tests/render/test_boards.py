@@ -8,7 +8,6 @@ from PIL import Image
 import render.common as common
 from bot import i18n
 from bot.games import presenter
-from engines.roll_player.data import CARDS
 from engines.talisman.data import SPACES
 from render import druids, roll_player, talisman
 from render.common import ACCENT, SEAT_COLOURS, font
@@ -63,12 +62,6 @@ def test_roll_player_picture_does_not_depend_on_what_was_drawn_before():
     for rgb in [*roll_player.DIE_RGB.values(), *roll_player.TYPE_RGB.values(), *SEAT_COLOURS, common.GOLD]:
         swatch = Image.new("RGB", (2, 2), rgb).quantize(palette=roll_player.PALETTE, dither=Image.Dither.NONE)
         assert swatch.convert("RGB").getpixel((0, 0)) == rgb
-
-
-def test_korean_and_spanish_card_texts_fit_the_sheet_card_face():
-    for cid, card in CARDS.items():
-        assert len(roll_player._wrap(card["text"]["ko"], 17, roll_player.CARD_W - 54)) <= 3, cid
-        assert len(roll_player._wrap(card["text"]["es"], 15, roll_player.CARD_W - 54)) <= 4, cid
 
 
 # --- Talisman ------------------------------------------------------------------------------------------------
