@@ -697,6 +697,7 @@ class PhaseResult:
     generator: dict[str, float]
     loop_lag: list[float]
     bot_violations: list[Any]
+    discord_calls: int  # requests the bot made to Discord's HTTP API during the phase
 
     @property
     def throughput(self) -> float:
@@ -717,6 +718,7 @@ async def run_phase(
     rec = Recorder(name)
     violations_before = len(sb.bot_violations())
     interactions_before = set(sb.interactions)
+    calls_before = sb.calls.total()
     watch, own, lag = ProcessWatch(bot.pid), ProcessWatch(os.getpid()), LoopLag()
     started = time.perf_counter()
     sandbox_started = sb.clock()  # the sandbox stamps interactions on its own clock
@@ -756,6 +758,7 @@ async def run_phase(
         own_use,
         lags,
         sb.bot_violations()[violations_before:],
+        sb.calls.total() - calls_before,
     )
 
 
@@ -962,6 +965,7 @@ def report(
                 len(mine.bot_violations),
                 len(other.bot_violations) if other else "—",
             ),
+            ("Discord API calls per interaction", _calls_each(mine), _calls_each(other) if other else "—"),
             ("bot CPU % of a core (event-loop thread)", _cpu(mine), _cpu(other) if other else "—"),
             ("picture workers' CPU % of a core", _helpers(mine), _helpers(other) if other else "—"),
             ("CPU time per interaction (workers incl.)", _cpu_each(mine), _cpu_each(other) if other else "—"),
@@ -1052,6 +1056,11 @@ def _helpers(result: PhaseResult) -> str:
 def _cpu_each(result: PhaseResult) -> str:
     done = len(result.rec.ok())
     return f"{(result.bot['cpu_s'] + result.bot['helpers_cpu_s']) / done * 1000:.1f} ms" if done else "—"
+
+
+def _calls_each(result: PhaseResult) -> str:
+    done = len(result.rec.ok())
+    return f"{result.discord_calls / done:.2f}" if done else "—"
 
 
 def _gen(result: PhaseResult) -> str:

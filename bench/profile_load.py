@@ -124,7 +124,9 @@ async def profile(games: int, seconds: float, top: int, keep: str | None) -> Non
         folder = Path(name)
         os.environ[OUT] = str(folder / "stacks.txt")
         steady: list[Any] = []
-        api_calls: list[int] = []  # the bot's calls to Discord's HTTP API in the steady phase
+        api_calls: list[
+            Counter[str]
+        ] = []  # the bot's calls to Discord's HTTP API in the steady phase, by route
         wrapped = load_bench.BotProcess.__init__
 
         def profiled(self: Any, module: str, *args: Any, **kwargs: Any) -> None:
@@ -134,10 +136,10 @@ async def profile(games: int, seconds: float, top: int, keep: str | None) -> Non
             drivers = drivers[: plan.games]
             opening = await load_bench.run_phase(sb, bot, drivers, "opening", plan.think, 30.0, 3.0, True)
             os.kill(bot.pid, signal.SIGUSR1)
-            calls = sb.requests
+            calls = sb.calls.copy()
             steady.append(await load_bench.run_phase(sb, bot, drivers, "steady", plan.think, plan.seconds))
             os.kill(bot.pid, signal.SIGUSR2)
-            api_calls.append(sb.requests - calls)
+            api_calls.append(sb.calls - calls)
             while not os.path.exists(os.environ[OUT]):
                 await asyncio.sleep(0.5)
             return [opening, steady[0]]
@@ -155,7 +157,9 @@ async def profile(games: int, seconds: float, top: int, keep: str | None) -> Non
             f"picture workers {result.bot['helpers_cpu_s'] / done * 1000:.1f} ms "
             f"({result.bot['helpers_cpu_s'] / max(1, result.rec.moves) * 1000:.1f} ms per move)"
         )
-        print(f"calls to Discord's HTTP API per interaction: {api_calls[0] / done:.2f}")
+        print(f"calls to Discord's HTTP API per interaction: {api_calls[0].total() / done:.2f}")
+        for route, count in api_calls[0].most_common():
+            print(f"  {count / done:5.2f}  {route}")
         print("\n".join(ranked(Path(os.environ[OUT]), done, top)))
         if keep:
             shutil.copy(os.environ[OUT], keep)

@@ -101,15 +101,12 @@ class PrivateMessages:
                     return row.seat, row.dm_channel_id, row.dm_message_id, digest
                 except discord.NotFound:  # they deleted it: a new one below
                     pass
-            channel = await self.client.create_dm(discord.Object(row.user_id))
             if their_turn:
                 text = self._your_move_text(table, row.seat, locale)
             else:
                 text = i18n.t("game.dm_hand", locale, game=title, id=table.id)
-            found = await _already_sent(channel, version_mark(table), self.client) if unsure else None
-            message = found or await channel.send(
-                text + mark, file=file, view=dm_view(table, locale) if their_turn else discord.utils.MISSING
-            )
+            view = dm_view(table, locale) if their_turn else discord.utils.MISSING
+            channel, message = await self._send_dm(row, text + mark, file, view, version_mark(table), unsure)
             return row.seat, channel.id, message.id, digest
         except discord.Forbidden:  # DMs closed: said once in the thread; "My hand" still works
             await self.service.set_dms_closed(table.id, row.user_id, True)
@@ -122,6 +119,27 @@ class PrivateMessages:
             except discord.Forbidden:
                 log.info("game %s: could not say that %s's DMs are closed", table.id, row.user_id)
             return None
+
+    async def _send_dm(
+        self, row: Any, text: str, file: Any, view: Any, mark: str, unsure: bool
+    ) -> tuple[Any, discord.Message]:
+        """A new DM to the seat's player, unless `unsure` and one marked `mark` went out already. The channel is
+        the one this game's DMs went to before, when there is one: opening it again costs a Discord call each
+        time, as discord.py remembers only 128 DM channels (and none after a restart)."""
+        known = row.dm_channel_id is not None
+        if known:
+            channel = self.client.get_partial_messageable(row.dm_channel_id, type=discord.ChannelType.private)
+        else:
+            channel = await self.client.create_dm(discord.Object(row.user_id))
+        try:
+            found = await _already_sent(channel, mark, self.client) if unsure else None
+            return channel, found or await channel.send(text, file=file, view=view)
+        except discord.NotFound:
+            if not known:
+                raise
+        # The channel we knew is gone: open it again.
+        channel = await self.client.create_dm(discord.Object(row.user_id))
+        return channel, await channel.send(text, file=file, view=view)
 
     async def close(self, table: Table) -> list[PrivateMessage]:
         """The game is over: each seat's last DM loses its button and says so (an edit, which notifies nobody), so

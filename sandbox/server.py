@@ -79,7 +79,7 @@ import mimetypes
 import re
 import secrets
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -251,6 +251,9 @@ class DiscordSandbox:
         self.violations: list[Violation] = []
         self.interactions: dict[str, InteractionRecord] = {}
         self.requests = 0
+        self.calls: Counter[str] = (
+            Counter()
+        )  # API requests by method and route ("POST /api/v10/users/@me/channels")
         self.host = "127.0.0.1"
         self.port = 0
         self.gateway = Gateway(self.world, token, lambda: self.gateway_url)
@@ -486,6 +489,9 @@ class DiscordSandbox:
     ) -> web.StreamResponse:
         self.requests += 1
         api = request.path.startswith("/api/")
+        if api:
+            resource = request.match_info.route.resource  # None for a path no route matches
+            self.calls[f"{request.method} {resource.canonical if resource else request.path}"] += 1
         if request.method != "GET":
             self.changed()  # anything but a read may change the world (opening a DM channel, ...)
         if api:

@@ -37,6 +37,6 @@ def test_latency_by_third_of_a_phase_places_each_answer_by_when_it_was_asked():
     sent += [SimpleNamespace(created=112, ack_at=112.02), SimpleNamespace(created=115, ack_at=115.5)]
     sent += [SimpleNamespace(created=121, ack_at=None), SimpleNamespace(created=131, ack_at=131.1)]
     by_third = load_bench.acks_by_third(sent, 100.0, 30.0)
-    phase = load_bench.PhaseResult(rec, 30.0, 130.0, 3, 0.0, [], by_third, 0, 0, {}, {}, [], [])
+    phase = load_bench.PhaseResult(rec, 30.0, 130.0, 3, 0.0, [], by_third, 0, 0, {}, {}, [], [], 0)
     assert load_bench._thirds(phase) == "1.0 / 2.0 / 4.0 s"
     assert load_bench._ack_thirds(phase) == "10 / 500 / — ms"

@@ -39,3 +39,23 @@ async def test_pings_dms_and_posts_follow_the_policy(tmp_path, game):
             assert entry["posts"] <= 3, (number, entry)
         readies = [s for s in run.steps if set(s.acting_after) < set(s.acting_before)]
         assert readies, "a simultaneous phase where one player finished before the others"
+
+
+async def test_later_dms_go_to_the_known_channels_without_opening_them_again(tmp_path):
+    """discord.py remembers 128 DM channels at most, and none after a restart: a game's later DMs go to the
+    channel its earlier ones went to, so a bot with many players does not spend a Discord call on each."""
+    async with harness(tmp_path) as h:
+        users = [h.users["alice"], h.users["bob"]]
+        game_id = await h.start_game("druids")
+        assert all(h.sb.dms(user) for user in users)  # each has their hand by DM
+        await h.restart_bot()
+        opened = h.sb.calls["POST /api/v10/users/@me/channels"]
+        before = {user.id: len(h.sb.dms(user)) for user in users}
+        table = await h.table(game_id)
+        for number in range(20):
+            seat = table.to_act()[0]
+            action = table.engine.bot_action(table.state, seat, number)
+            table = (await h.service.act(game_id, table.user_at(seat), action)).table
+            await h.bot.host.after_commit(game_id)
+        assert all(len(h.sb.dms(user)) > before[user.id] for user in users)  # each was told of a new turn
+        assert h.sb.calls["POST /api/v10/users/@me/channels"] == opened
