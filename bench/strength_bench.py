@@ -17,10 +17,15 @@ about 2 s on one core of the machine it was measured on.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import json
 import math
 import statistics
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from pathlib import Path
+from typing import Any
 
 from bench.common import percentile
 from engines import all_engines, get_engine
@@ -89,18 +94,74 @@ def _share(engine: Engine, state: State, seat: int) -> float:
     return 1 / len(outcome.winners)
 
 
-def head_to_head(engine: Engine, players: int, games: int, budget: int | None, think: list[float]) -> str:
+def head_to_head_game(engine_name: str, players: int, game: int, budget: int | None) -> dict[str, Any]:
+    """Game number `game` of the head-to-head: the hard seat (rotating) against easy ones, on the game's own
+    seed. Its hard seat's share of the win, whether it ended before the round cap, and the hard decisions' CPU
+    times."""
+    engine = get_engine(engine_name)
     cap = TALISMAN_ROUND_CAP if engine.name == "talisman" else None
-    wins = 0.0
-    unfinished = 0
+    hard = game % players
+    levels = ["hard" if s == hard else "easy" for s in range(players)]
+    think: list[float] = []
+    state = play(engine, players, levels, 1000 * players + game, budget, think, round_cap=cap)
+    finished = engine.outcome(state) is not None
+    return {"share": _share(engine, state, hard), "finished": finished, "think": [round(t, 4) for t in think]}
+
+
+class Record:
+    """Head-to-head games played so far, one JSON line each, so a long run can stop and go on later (or on other
+    machines, their files put together): a game already in the file is not played again. Keyed by game, player
+    count and budget (None: the engine's default); the file is only valid for the players that played it (start a
+    new one when they change)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        self._games: dict[tuple[str, int, int | None, int], dict[str, Any]] = {}
+        if self.path.exists():
+            for line in self.path.read_text().splitlines():
+                if line.strip():
+                    entry = json.loads(line)
+                    self._games[entry["engine"], entry["players"], entry["budget"], entry["game"]] = entry
+
+    def get(self, engine: str, players: int, budget: int | None, game: int) -> dict[str, Any] | None:
+        return self._games.get((engine, players, budget, game))
+
+    def add(self, engine: str, players: int, budget: int | None, game: int, result: dict[str, Any]) -> None:
+        entry = {"engine": engine, "players": players, "budget": budget, "game": game, **result}
+        self._games[engine, players, budget, game] = entry
+        with self.path.open("a") as out:
+            out.write(json.dumps(entry) + "\n")
+
+
+def head_to_head(
+    engine: Engine,
+    players: int,
+    games: int,
+    budget: int | None,
+    think: list[float],
+    record: Record | None = None,
+    jobs: int = 1,
+) -> str:
+    results: dict[int, dict[str, Any]] = {}
     for game in range(games):
-        hard = game % players
-        levels = ["hard" if s == hard else "easy" for s in range(players)]
-        state = play(
-            engine, players, levels, seed=1000 * players + game, budget=budget, think=think, round_cap=cap
-        )
-        unfinished += engine.outcome(state) is None
-        wins += _share(engine, state, hard)
+        kept = record.get(engine.name, players, budget, game) if record else None
+        if kept is not None:
+            results[game] = kept
+    missing = [game for game in range(games) if game not in results]
+    with ProcessPoolExecutor(jobs) if jobs > 1 and len(missing) > 1 else contextlib.nullcontext() as pool:
+        if pool is None:
+            played = ((game, head_to_head_game(engine.name, players, game, budget)) for game in missing)
+        else:
+            futures = {pool.submit(head_to_head_game, engine.name, players, g, budget): g for g in missing}
+            played = ((futures[done], done.result()) for done in as_completed(futures))
+        for game, result in played:  # each kept as soon as it is played
+            results[game] = result
+            if record:
+                record.add(engine.name, players, budget, game, result)
+    wins = sum(result["share"] for result in results.values())
+    unfinished = sum(not result["finished"] for result in results.values())
+    for game in range(games):
+        think += results[game]["think"]
     low, high = wilson(wins, games)
     parity = 1 / players
     capped = f", {unfinished} stopped at the round cap" if unfinished else ""
@@ -155,10 +216,13 @@ def run(
     round_cap: int = TALISMAN_ROUND_CAP,
     race_only: bool = False,
     first_seed: int = 5000,
+    record: str | None = None,
+    jobs: int = 1,
 ) -> None:
     if race_only:
         print(f"talisman race: {talisman_race(get_engine('talisman'), games, round_cap, first_seed)}")
         return
+    kept = Record(record) if record else None
     print("\n## Built-in players: hard against easy")
     print(
         f"(hard budget: {budget if budget is not None else 'each engine default'} simulated moves per decision)"
@@ -172,7 +236,8 @@ def run(
             lines.append(solo(engine, games, budget, think))
         for players in (2, 4):
             if engine.min_players <= players <= engine.max_players:
-                lines.append(f"{players} players: " + head_to_head(engine, players, games, budget, think))
+                outcome = head_to_head(engine, players, games, budget, think, kept, jobs)
+                lines.append(f"{players} players: {outcome}")
         if engine.name == "talisman":
             lines.append(talisman_race(engine, games, round_cap))
         default = engine.search_budget if budget is None else budget
@@ -200,6 +265,11 @@ def main() -> None:
         "--race-only", action="store_true", help="only the Talisman 4-easy-bot race figures (no hard player)"
     )
     parser.add_argument("--first-seed", type=int, default=5000, help="first seed of the race-only games")
+    parser.add_argument(
+        "--record",
+        help="JSON-lines file of head-to-head games: those in it are not played again, new ones added",
+    )
+    parser.add_argument("--jobs", type=int, default=1, help="head-to-head games played at once, in processes")
     args = parser.parse_args()
     run(
         games=args.games,
@@ -208,6 +278,8 @@ def main() -> None:
         round_cap=args.round_cap,
         race_only=args.race_only,
         first_seed=args.first_seed,
+        record=args.record,
+        jobs=args.jobs,
     )
 
 
