@@ -251,9 +251,8 @@ class DiscordSandbox:
         self.violations: list[Violation] = []
         self.interactions: dict[str, InteractionRecord] = {}
         self.requests = 0
-        self.calls: Counter[str] = (
-            Counter()
-        )  # API requests by method and route ("POST /api/v10/users/@me/channels")
+        # API requests by method and route ("POST /api/v10/users/@me/channels")
+        self.calls: Counter[str] = Counter()
         self.host = "127.0.0.1"
         self.port = 0
         self.gateway = Gateway(self.world, token, lambda: self.gateway_url)

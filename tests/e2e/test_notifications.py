@@ -41,6 +41,18 @@ async def test_pings_dms_and_posts_follow_the_policy(tmp_path, game):
         assert readies, "a simultaneous phase where one player finished before the others"
 
 
+OPEN_DM = "POST /api/v10/users/@me/channels"
+
+
+async def play_moves(h, game_id: int, moves: int) -> None:
+    table = await h.table(game_id)
+    for number in range(moves):
+        seat = table.to_act()[0]
+        action = table.engine.bot_action(table.state, seat, number)
+        table = (await h.service.act(game_id, table.user_at(seat), action)).table
+        await h.bot.host.after_commit(game_id)
+
+
 async def test_later_dms_go_to_the_known_channels_without_opening_them_again(tmp_path):
     """discord.py remembers 128 DM channels at most, and none after a restart: a game's later DMs go to the
     channel its earlier ones went to, so a bot with many players does not spend a Discord call on each."""
@@ -49,13 +61,24 @@ async def test_later_dms_go_to_the_known_channels_without_opening_them_again(tmp
         game_id = await h.start_game("druids")
         assert all(h.sb.dms(user) for user in users)  # each has their hand by DM
         await h.restart_bot()
-        opened = h.sb.calls["POST /api/v10/users/@me/channels"]
+        opened = h.sb.calls[OPEN_DM]
         before = {user.id: len(h.sb.dms(user)) for user in users}
-        table = await h.table(game_id)
-        for number in range(20):
-            seat = table.to_act()[0]
-            action = table.engine.bot_action(table.state, seat, number)
-            table = (await h.service.act(game_id, table.user_at(seat), action)).table
-            await h.bot.host.after_commit(game_id)
+        await play_moves(h, game_id, 20)
         assert all(len(h.sb.dms(user)) > before[user.id] for user in users)  # each was told of a new turn
-        assert h.sb.calls["POST /api/v10/users/@me/channels"] == opened
+        assert h.sb.calls[OPEN_DM] == opened
+
+
+async def test_a_dm_channel_discord_no_longer_knows_is_opened_again(tmp_path):
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        game_id = await h.start_game("druids")
+        channel = h.sb.dms(alice)[0].channel_id
+        await h.restart_bot()  # nor does discord.py remember it
+        h.sb.inject_fault(
+            "POST", rf"/channels/{channel}/messages$", 404, code=10003, message="Unknown Channel"
+        )
+        opened = h.sb.calls[OPEN_DM]
+        before = len(h.sb.dms(alice))
+        await play_moves(h, game_id, 20)
+        assert len(h.sb.dms(alice)) > before  # told of her next turn all the same
+        assert h.sb.calls[OPEN_DM] == opened + 1
