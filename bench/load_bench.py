@@ -527,7 +527,10 @@ class GameDriver(Actor):
             moved_at = await self.move_with_command(phase, player)
         if moved_at is None:
             if self.refused:
-                self.stuck += 1
+                # The board may be behind the game (a turn already played): a newer one says who acts now.
+                wait = min(BOARD_TIMEOUT, max(0.0, phase.end - time.perf_counter()))
+                newer = await self.boards.after(self.thread_id, seen, wait)
+                self.stuck = 0 if newer is not None else self.stuck + 1
                 if self.stuck >= 5:  # this kind does not play through the bot yet
                     phase.rec.failures[f"{self.playing}: no way to move five turns in a row"] += 1
                     self._give_up_on_kind()
