@@ -124,9 +124,8 @@ async def profile(games: int, seconds: float, top: int, keep: str | None) -> Non
         folder = Path(name)
         os.environ[OUT] = str(folder / "stacks.txt")
         steady: list[Any] = []
-        api_calls: list[
-            Counter[str]
-        ] = []  # the bot's calls to Discord's HTTP API in the steady phase, by route
+        # The bot's calls to Discord's HTTP API in the steady phase, by route.
+        api_calls: list[Counter[str]] = []
         wrapped = load_bench.BotProcess.__init__
 
         def profiled(self: Any, module: str, *args: Any, **kwargs: Any) -> None:
