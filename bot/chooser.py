@@ -263,8 +263,8 @@ def picker_actions(
     be asked as a set or drawn blind, whole runs of the mover's moves are offered instead (`turn_runs`)."""
     if actions is None:
         actions = engine.legal_actions(state, seat)
-    plan = suggestion(engine, state, seat) if suggest and actions else None
     if offers_whole_turns(engine):
+        plan = suggestion(engine, state, seat) if suggest and actions else None
         runs, ended = turn_runs(engine, state, seat, actions)
         offered = [_as_chain(run, engine.unordered_moves) for run in runs]
         if suggest and ended:
@@ -276,6 +276,13 @@ def picker_actions(
                 offered = full
         return [plan, *offered] if plan is not None else offered
     follow = [_follow_ups(engine, state, seat, a) for a in actions] if len(actions) < limit else []
+    # A suggestion is a run of moves of one kind, so it needs a move that another of its kind can follow: where
+    # the follow-ups are known and none is, the built-in player is not asked (a millisecond in Roll Player).
+    of_a_kind = not follow or any(
+        any(then["type"] == action["type"] for then in after)
+        for action, after in zip(actions, follow, strict=True)
+    )
+    plan = suggestion(engine, state, seat) if suggest and actions and of_a_kind else None
     # Chain the moves with the fewest next choices first, as far as one select menu allows.
     chained: set[int] = set()
     total = len(actions)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot import i18n
+from bot import chooser, i18n
 from bot.chooser import SUGGESTED, Chosen, Prompt, clicks, narrow, picker_actions, split
 from bot.games import presenter
 
@@ -140,3 +140,36 @@ def test_move_suggestions_match_what_is_typed_whatever_was_typed_before():
         for typed in order:
             assert Picker.action_choices(kept, 10 + seat, typed, "en") == afresh(typed), typed
     assert len(afresh("")) == 25 and afresh("Zz-nothing") == []
+
+
+def test_the_picker_offers_a_suggestion_exactly_when_the_built_in_player_has_one(monkeypatch):
+    """Everywhere, the picker's first offer is the suggestion exactly when the built-in player makes one; where
+    no move can be followed by another of its kind, the built-in player is not even asked for a run of them."""
+    suggested = not_asked = 0
+    for name, players in (
+        ("roll_player", 2),
+        ("roll_player", 4),
+        ("talisman", 3),
+        ("roll_for_the_galaxy", 2),
+    ):
+        engine = presenter(name).engine
+        state = engine.new_game(players, engine.validate_options({}), 11)
+        for move in range(120):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            made = chooser.suggestion(engine, state, seat)
+            asked: list[int] = []
+
+            def ask(*args, made=made, asked=asked):
+                asked.append(1)
+                return made
+
+            monkeypatch.setattr(chooser, "suggestion", ask)
+            offered = picker_actions(engine, state, seat)
+            monkeypatch.undo()
+            assert (made is not None) == bool(offered[0].get(SUGGESTED)), (name, move)
+            suggested += made is not None
+            not_asked += not asked
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    assert suggested and not_asked > 200, (suggested, not_asked)
