@@ -110,7 +110,7 @@ def _playout(
             choice = rng.choice(legal)
         else:
             choice = auto.choose(engine.view(state, mover), legal, Rng(rng.next_u64()))
-        state, _ = engine.apply(state, mover, choice)
+        engine.advance(state, mover, choice)  # this playout's own state since its first move
         moves += 1
     return judge(engine, state, seat), moves
 

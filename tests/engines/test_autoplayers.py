@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from engines import all_engines, get_engine
-from engines.base import Engine, State
+from engines.base import Engine, State, clone
 from engines.talisman.data import CROWN
 
 ENGINES = all_engines()
@@ -75,11 +75,23 @@ def test_hard_players_choose_legal_actions_deterministically(engine):
 
 
 @pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)
+def test_advancing_a_state_in_place_makes_what_apply_makes(engine):
+    """The search's look-ahead moves its own state in place (`advance`): the same next state and events as `apply`,
+    for every legal action along a game."""
+    for state, seat in _positions(engine, engine.max_players, 5, 200)[::4]:
+        for action in engine.legal_actions(state, seat)[:8]:
+            after, events = engine.apply(state, seat, action)
+            owned = clone(state)
+            assert engine.advance(owned, seat, action) == events
+            assert owned == after
+
+
+@pytest.mark.parametrize("engine", ENGINES, ids=lambda e: e.name)
 def test_the_hard_player_simulates_only_worlds_resampled_from_its_view(engine, monkeypatch):
     """Every move the search plays is on a world made by shuffle_hidden (or a successor of one), never on the
     true state, whose hidden parts it therefore never acts on."""
     worlds: set[int] = set()
-    real_shuffle, real_apply = engine.shuffle_hidden, engine.apply
+    real_shuffle, real_apply, real_advance = engine.shuffle_hidden, engine.apply, engine.advance
 
     def shuffle(state, seat, seed):
         world = real_shuffle(state, seat, seed)
@@ -92,9 +104,14 @@ def test_the_hard_player_simulates_only_worlds_resampled_from_its_view(engine, m
         worlds.add(id(after))
         return after, events
 
+    def advance(state, seat, action):
+        assert id(state) in worlds, "the search played a move on a state it did not resample"
+        return real_advance(state, seat, action)
+
     positions = _positions(engine, 2 if engine.min_players <= 2 else engine.min_players, 4, 80)[::10]
     monkeypatch.setattr(engine, "shuffle_hidden", shuffle)
     monkeypatch.setattr(engine, "apply", apply)
+    monkeypatch.setattr(engine, "advance", advance)
     for state, seat in positions:
         engine.bot_action(state, seat, 3, level="hard", budget=TINY_BUDGET)
     assert worlds
