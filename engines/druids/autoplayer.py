@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import cache
+
 from engines.base import Action, View
 from engines.druids.rules import MATCHING_GEM_PERCENT, card_number, distribute, gem_kind, is_follower
 from engines.rng import Rng
@@ -42,7 +45,9 @@ SCORE_SCALE = 8.0  # a lead this many steps on the track is judged about three w
 def ranked(view: View, actions: list[Action], rng: Rng) -> list[Action]:
     """The legal actions, best first; the seed breaks ties."""
     seat = view["viewer"]
-    scored = [(_value(view, seat, action), rng.below(1000), action) for action in actions]
+    # Many actions ask about the same place (every follower in hand weighs it without one first): once each.
+    outlook = cache(lambda place, follower=None, gem=0: _place_outlook(view, place, seat, follower, gem))
+    scored = [(_value(view, seat, action, outlook), rng.below(1000), action) for action in actions]
     scored.sort(key=lambda item: (item[0], item[1]), reverse=True)
     return [action for _, _, action in scored]
 
@@ -65,17 +70,17 @@ def evaluate(view: View) -> float:
     return (mine - max(scores, default=0) + 0.5 * pending) / SCORE_SCALE
 
 
-def _value(view: View, seat: int, action: Action) -> float:
+def _value(view: View, seat: int, action: Action, outlook: Callable[..., tuple[float, float]]) -> float:
     kind = action["type"]
     if kind == "request_scoring":
-        mine, best_other = _place_outlook(view, action["place"], seat)
+        mine, best_other = outlook(action["place"])
         return mine - best_other - 0.5
     if kind == "play_card":
         card, place = action["card"], action["place"]
         entry = view["places"][place]
         if is_follower(card):
-            mine_before, _ = _place_outlook(view, place, seat)
-            mine_after, other = _place_outlook(view, place, seat, extra_follower=card_number(card))
+            mine_before, _ = outlook(place)
+            mine_after, other = outlook(place, card_number(card))
             return (
                 (mine_after - mine_before) * 0.8
                 - card_number(card) * 0.15
@@ -84,7 +89,7 @@ def _value(view: View, seat: int, action: Action) -> float:
         value = card_number(card)
         if gem_kind(card) != entry["kind"]:
             return -0.5 + (0.3 if seat not in entry["followers"] and entry["followers"] else 0)  # a decoy
-        mine, other = _place_outlook(view, place, seat, extra_gem=value)
+        mine, other = outlook(place, None, value)
         pot = max(1.0, mine + other)
         return (
             value * (mine / pot) * 1.2 - value * (other / pot) * 0.6 + (0.4 if not entry["followers"] else 0)

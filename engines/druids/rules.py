@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from functools import lru_cache
 from importlib import resources
 from typing import Any
 
@@ -33,15 +34,20 @@ def follower_card(number: int) -> str:
     return f"f-{number}"
 
 
+# Cards are a few dozen strings, read apart millions of times in a hard player's look-ahead: each once (bounded,
+# whatever strings come along).
+@lru_cache(maxsize=1024)
 def is_follower(card: str) -> bool:
     return card.startswith("f-")
 
 
+@lru_cache(maxsize=1024)
 def card_number(card: str) -> int:
     """A follower's number or a gem's value."""
     return int(card.rsplit("-", 1)[1])
 
 
+@lru_cache(maxsize=1024)
 def gem_kind(card: str) -> str:
     return card.rsplit("-", 1)[0]
 
