@@ -528,7 +528,7 @@ class GameDriver(Actor):
         if moved_at is None:
             if self.refused:
                 # The board may be behind the game (a turn already played): a newer one says who acts now.
-                wait = min(BOARD_TIMEOUT, max(0.0, phase.end - time.perf_counter()))
+                wait = min(BOARD_TIMEOUT, phase.end - time.perf_counter())
                 newer = await self.boards.after(self.thread_id, seen, wait)
                 self.stuck = 0 if newer is not None else self.stuck + 1
                 if self.stuck >= 5:  # this kind does not play through the bot yet

@@ -17,12 +17,11 @@ about 2 s on one core of the machine it was measured on.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import json
 import math
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
@@ -148,16 +147,10 @@ def head_to_head(
         if kept is not None:
             results[game] = kept
     missing = [game for game in range(games) if game not in results]
-    with ProcessPoolExecutor(jobs) if jobs > 1 and len(missing) > 1 else contextlib.nullcontext() as pool:
-        if pool is None:
-            played = ((game, head_to_head_game(engine.name, players, game, budget)) for game in missing)
-        else:
-            futures = {pool.submit(head_to_head_game, engine.name, players, g, budget): g for g in missing}
-            played = ((futures[done], done.result()) for done in as_completed(futures))
-        for game, result in played:  # each kept as soon as it is played
-            results[game] = result
-            if record:
-                record.add(engine.name, players, budget, game, result)
+    for game, result in _played(engine.name, players, missing, budget, jobs):  # each kept as soon as it ends
+        results[game] = result
+        if record:
+            record.add(engine.name, players, budget, game, result)
     wins = sum(result["share"] for result in results.values())
     unfinished = sum(not result["finished"] for result in results.values())
     for game in range(games):
@@ -166,6 +159,20 @@ def head_to_head(
     parity = 1 / players
     capped = f", {unfinished} stopped at the round cap" if unfinished else ""
     return f"hard wins {wins / games:6.1%} [{low:.1%}, {high:.1%}] (parity {parity:.0%}, n={games}{capped})"
+
+
+def _played(
+    engine_name: str, players: int, games: list[int], budget: int | None, jobs: int
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """Each of `games` with its result as it ends: here, or in `jobs` worker processes."""
+    if jobs <= 1 or len(games) <= 1:
+        for game in games:
+            yield game, head_to_head_game(engine_name, players, game, budget)
+        return
+    with ProcessPoolExecutor(jobs) as pool:
+        futures = {pool.submit(head_to_head_game, engine_name, players, game, budget): game for game in games}
+        for done in as_completed(futures):
+            yield futures[done], done.result()
 
 
 def solo(engine: Engine, games: int, budget: int | None, think: list[float]) -> str:

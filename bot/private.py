@@ -123,23 +123,19 @@ class PrivateMessages:
     async def _send_dm(
         self, row: Any, text: str, file: Any, view: Any, mark: str, unsure: bool
     ) -> tuple[Any, discord.Message]:
-        """A new DM to the seat's player, unless `unsure` and one marked `mark` went out already. The channel is
-        the one this game's DMs went to before, when there is one: opening it again costs a Discord call each
+        """A new DM to the seat's player, unless `unsure` and one marked `mark` went out already. It goes to the
+        channel this game's DMs went to before, when there is one: opening it again costs a Discord call each
         time, as discord.py remembers only 128 DM channels (and none after a restart)."""
-        known = row.dm_channel_id is not None
-        if known:
-            channel = self.client.get_partial_messageable(row.dm_channel_id, type=discord.ChannelType.private)
-        else:
-            channel = await self.client.create_dm(discord.Object(row.user_id))
-        try:
-            found = await _already_sent(channel, mark, self.client) if unsure else None
-            return channel, found or await channel.send(text, file=file, view=view)
-        except discord.NotFound:
-            if not known:
-                raise
-        # The channel we knew is gone: open it again.
+        if row.dm_channel_id is not None:
+            known = self.client.get_partial_messageable(row.dm_channel_id, type=discord.ChannelType.private)
+            try:
+                found = await _already_sent(known, mark, self.client) if unsure else None
+                return known, found or await known.send(text, file=file, view=view)
+            except discord.NotFound:  # Discord no longer knows that channel: open it again
+                pass
         channel = await self.client.create_dm(discord.Object(row.user_id))
-        return channel, await channel.send(text, file=file, view=view)
+        found = await _already_sent(channel, mark, self.client) if unsure else None
+        return channel, found or await channel.send(text, file=file, view=view)
 
     async def close(self, table: Table) -> list[PrivateMessage]:
         """The game is over: each seat's last DM loses its button and says so (an edit, which notifies nobody), so
