@@ -30,7 +30,10 @@ from engines.base import visible_to
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
-RECENT_MOVES = 6
+RECENT_MOVES = 6  # a board tells at least the last few moves, for context
+MOST_MOVES = 24  # and at most this many: everything since the board before it, unless more happened
+MOST_HAPPENINGS = 20  # lines; earlier ones are left to /play log, and the board says how many
+EARLIER_ROOM = 120  # characters kept for the line saying so
 LOOK_BACK = 10  # recent messages searched for a post that may have gone through unseen
 THREAD_LIMIT = 160006  # Discord: the server has as many active threads as it may
 THREAD_EXISTS = 160004  # Discord: this message already has a thread
@@ -211,7 +214,10 @@ class Publisher:
         )
         if record.board_message_id is not None and record.shown_version >= record.version:
             new_message = False  # a retry of a version already posted: edit it
-        content = await self.board_content(table, game, pinged, reacting)
+        # A board tells what happened since the board before it last showed, so no public happening is only ever
+        # on a board that was edited past it before anyone looked (a long stretch of built-in players' moves).
+        since = record.shown_version if new_message else record.board_from
+        content = await self.board_content(table, game, pinged, reacting, since)
         png = await self.pictures.get(table.engine.name, None, table.view(None), table.names, locale)
         view = (
             board_view(table, locale, game.has_private, game.has_sheets)
@@ -243,8 +249,8 @@ class Publisher:
             in_thread = record.thread_id not in (None, record.channel_id)
             needed = "Send Messages in Threads" if in_thread else "Send Messages"
             raise Permanent("no_post_permission", f"{needed}, Attach Files") from None
-        await self.service.set_messages(table.id, board_message_id=message.id)
-        record.board_message_id = message.id
+        await self.service.set_messages(table.id, board_message_id=message.id, board_from=since)
+        record.board_message_id, record.board_from = message.id, since
         if (
             old is not None and old != message.id
         ):  # the previous board keeps its picture but loses its buttons
@@ -283,41 +289,56 @@ class Publisher:
                 await _unless_gone(message.edit(view=None))
         return found
 
-    async def board_content(self, table: Table, game: Any, pinged: list[int], reacting: set[int]) -> str:
-        """Recent public happenings, the host's notes, and who must act now."""
+    async def board_content(
+        self, table: Table, game: Any, pinged: list[int], reacting: set[int], since: int | None = None
+    ) -> str:
+        """The public happenings since version `since` (at least the last few moves), the host's notes, and who
+        must act now."""
         record = table.record
         locale = record.locale
         public_view = table.view(None) if table.state is not None else {}
-        lines: list[str] = []
+        happened: list[str] = []
         if table.state is not None:
-            for events in await self.service.recent_events(table, RECENT_MOVES):
+            moves = (
+                RECENT_MOVES if since is None else min(max(RECENT_MOVES, table.version - since), MOST_MOVES)
+            )
+            for events in await self.service.recent_events(table, moves):
                 for event in events:
                     if visible_to(event, None):
                         text = game.event_text(event, table.names, public_view, locale)
                         if text:
-                            lines.append(f"• {text}")
-        lines = lines[-12:] + [f"• {self.note_text(table, note)}" for note in record.notes or []]
+                            happened.append(f"• {text}")
+        notes = [f"• {self.note_text(table, note)}" for note in record.notes or []]
         status = game.status_text(public_view, table.names, locale) if table.state is not None else ""
         header = f"**{game.title(locale)} #{table.id}**" + (f" — {status}" if status else "")
-        parts = [header, *lines]
+        ending: list[str] = []
         if table.status == FINISHED:
-            mentions = " ".join(f"<@{u}>" for u in pinged)
-            parts += ["", outcome_text(table), mentions]
+            ending = ["", outcome_text(table), " ".join(f"<@{u}>" for u in pinged)]
         elif table.status == ACTIVE and table.to_act():
-            parts += ["", await self.waiting_text(table, pinged, reacting)]
-        return clip("\n".join(p for p in parts if p is not None) + f"\n-# {version_mark(table)}")
+            ending = ["", await self.waiting_text(table, pinged, reacting)]
+        mark = f"-# {version_mark(table)}"
+        room = MAX_CONTENT - len("\n".join([header, *notes, *ending, mark])) - EARLIER_ROOM
+        kept, left_out = _newest(happened, room, MOST_HAPPENINGS)
+        if left_out:
+            kept.insert(0, f"• {i18n.t('game.earlier', locale, count=left_out)}")
+        return clip("\n".join([header, *kept, *notes, *ending, mark]))
 
     async def waiting_text(self, table: Table, pinged: list[int], reacting: set[int]) -> str:
         """Who the game waits for: mentions for those pinged, names for the rest; a reaction window says how long
         it stays open (the same words whether or not the seat has anything to cast)."""
         locale = table.record.locale
         if reacting:
-            window = (await self.service.settings_for(table.record.guild_id)).reaction_window_minutes
             names = ", ".join(table.names[s] for s in sorted(reacting))
+            if all(table.user_at(s) is None for s in reacting):  # built-in players answer at once
+                return i18n.t("game.waiting_bot_reaction", locale, names=names)
+            window = (await self.service.settings_for(table.record.guild_id)).reaction_window_minutes
             return i18n.t("game.waiting_reaction", locale, names=names, minutes=f"{window:g}")
+        acting = table.to_act()
+        people = [seat for seat in acting if table.user_at(seat) is not None]
+        if not people:  # "your move" is for people; built-in players move at once (or on a demo's clock)
+            return i18n.t("game.waiting_for", locale, names=", ".join(table.names[s] for s in acting))
         mentions = " ".join(
-            f"<@{user}>" if (user := table.user_at(seat)) in pinged else table.names[seat]
-            for seat in table.to_act()
+            f"<@{user}>" if (user := table.user_at(seat)) in pinged else table.names[seat] for seat in people
         )
         return i18n.t("game.to_act", locale, mentions=mentions, **_names(table))
 
@@ -368,6 +389,19 @@ def outcome_text(table: Table) -> str:
     scores = ", ".join(f"{name} {score}" for name, score in zip(table.names, outcome.scores, strict=True))
     over = i18n.t("game.over", locale, winners=winners, game=table.title(locale), id=table.id)
     return f"🏆 {over}\n{i18n.t('game.scores', locale, scores=scores)}"
+
+
+def _newest(lines: list[str], room: int, most: int) -> tuple[list[str], int]:
+    """The newest of `lines` that fit in `room` characters, one per line, and at most `most` of them; and how
+    many were left out."""
+    kept: list[str] = []
+    for line in reversed(lines):
+        room -= len(line) + 1
+        if len(kept) == most or room < 0:
+            break
+        kept.append(line)
+    kept.reverse()
+    return kept, len(lines) - len(kept)
 
 
 def _names(table: Table) -> dict[str, Any]:

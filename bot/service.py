@@ -568,8 +568,9 @@ class GameService:
             return await self.get(game_id)
 
     async def set_messages(self, game_id: int, **message_ids: int | None) -> None:
-        """Remember where the game lives in Discord (lobby message, thread, board message)."""
-        allowed = {"lobby_message_id", "thread_id", "board_message_id"}
+        """Remember where the game lives in Discord (lobby message, thread, board message and the version the
+        board before it last showed)."""
+        allowed = {"lobby_message_id", "thread_id", "board_message_id", "board_from"}
         assert set(message_ids) <= allowed
         await write(
             self.sessions,

@@ -35,6 +35,8 @@ class Game(Base):
     thread_id: Mapped[int | None] = mapped_column(BigInteger, index=True)
     lobby_message_id: Mapped[int | None] = mapped_column(BigInteger)
     board_message_id: Mapped[int | None] = mapped_column(BigInteger)
+    # The version the board message before this one last showed: this one tells every public happening since.
+    board_from: Mapped[int | None] = mapped_column(Integer)
     host_id: Mapped[int] = mapped_column(BigInteger)
     locale: Mapped[str] = mapped_column(String(8))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

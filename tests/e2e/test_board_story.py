@@ -1,0 +1,82 @@
+"""What the thread tells: every public happening stays on some board. A board message is edited while nobody new
+must act, and replaced when someone does; it tells what happened since the board before it last showed (at least
+the last few moves), so a person's fight followed by a built-in player's long turn is not edited off the thread
+before anyone could read it. Built-in players are waited for, never told "your move"."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from bot.games import presenter
+from bot.picker import offered
+from bot.service import ACTIVE, choices
+from engines.base import visible_to
+from tests.e2e.harness import harness
+
+pytestmark = pytest.mark.e2e
+
+PERSON_MOVES = 24
+
+
+async def test_every_public_happening_is_told_by_a_board_that_stays(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob = h.users["alice"], h.users["bob"]
+        h.service.new_seed = lambda: 11
+        lobby = (await h.slash(alice, h.games, "play new", {"game": "talisman"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await h.click(bob, lobby, f"lobby:join:{game_id}")
+        await h.click(alice, lobby, f"lobby:bot:{game_id}")
+        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        people = {int(alice.id): alice, int(bob.id): bob}
+        pick = random.Random(3)
+        for _ in range(PERSON_MOVES):
+            table = await h.table(game_id)
+            seats = [s for s in table.to_act() if table.user_at(s) is not None]
+            if table.status != ACTIVE or not seats:
+                break
+            seat = seats[0]
+            action = pick.choice(offered(table, seat, choices(table, seat)))
+            await h.play_through_chooser(people[table.user_at(seat)], game_id, action)
+
+        table = await h.table(game_id)
+        boards = [m.text for m in h.sb.messages(h.thread(table)) if m.audience.kind == "public"]
+        game, view = presenter("talisman"), table.view(None)
+        moves = await h.service.moves(game_id)
+        told = [
+            text
+            for move in moves
+            for event in move.events
+            if visible_to(event, None) and (text := game.event_text(event, table.names, view, "en"))
+        ]
+        # The scenario has stretches longer than the last few moves a board always tells, and no board was cut.
+        assert len(moves) > 3 * len(boards) and not any("earlier happening" in text for text in boards)
+        assert [text for text in told if not any(text in board for board in boards)] == []
+
+
+async def test_built_in_players_are_waited_for_without_a_window_or_a_your_move(tmp_path):
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        h.service.new_seed = lambda: 6  # the bot may cast a Spell before Alice's first turn
+        lobby = (await h.slash(alice, h.games, "play new", {"game": "talisman"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await h.click(alice, lobby, f"lobby:bot:{game_id}")
+        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        pick = random.Random(5)
+        answers = []
+        for _ in range(PERSON_MOVES):
+            table = await h.table(game_id)
+            if table.status != ACTIVE or table.to_act() != [0]:
+                break
+            action = pick.choice(offered(table, 0, choices(table, 0)))
+            answers.append((await h.play_through_chooser(alice, game_id, action)).text)
+
+        table = await h.table(game_id)
+        boards = [m.text for m in h.sb.messages(h.thread(table)) if m.audience.kind == "public"]
+        waits = [board.splitlines()[-2] for board in boards]  # the line before the version mark
+        assert waits[0] == "Waiting for Bot 1 to react."  # no window: a built-in player answers at once
+        assert "Waiting for Bot 1." in waits  # a board edited last during the bot's turn
+        assert not any("Bot 1 — your move" in board or "Bot 1 to react (up" in board for board in boards)
+        assert "Waiting for Bot 1 to react; then it goes on." in "\n".join(answers)  # Alice's own picker too
+        assert not any("up to" in answer for answer in answers)
