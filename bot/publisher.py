@@ -337,7 +337,7 @@ class Publisher:
         people = [seat for seat in acting if table.user_at(seat) is not None]
         if not people:  # "your move" is for people; built-in players move at once (or on a demo's clock)
             return i18n.t("game.waiting_for", locale, names=", ".join(table.names[s] for s in acting))
-        mentions = " ".join(
+        mentions = ", ".join(
             f"<@{user}>" if (user := table.user_at(seat)) in pinged else table.names[seat] for seat in people
         )
         return i18n.t("game.to_act", locale, mentions=mentions, **_names(table))

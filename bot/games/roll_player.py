@@ -405,7 +405,8 @@ class RollPlayerPresenter(GamePresenter):
                 )
             return self.t("status.choose_class", locale, player=name(current))
         if phase == "place_start":
-            return self.t("status.place_start", locale, players=self.names_of(to_act, names, locale))
+            players = self.names_of(to_act, names, locale)
+            return self.t("status.place_start", locale, players=players, count=len(to_act))
         if phase == "dice":
             step = view.get("step") if view.get("step") in ("pick", "place", "action") else "pick"
             return self.t(f"status.{step}", locale, round=round_no, player=name(current))

@@ -41,7 +41,7 @@ class Game:
         return "Talisman"
 
 
-def _table(version: int) -> SimpleNamespace:
+def _table(version: int, acting: tuple[int, ...] = (0,)) -> SimpleNamespace:
     record = SimpleNamespace(locale="en", notes=[], guild_id=1)
     return SimpleNamespace(
         id=7,
@@ -51,16 +51,18 @@ def _table(version: int) -> SimpleNamespace:
         status=ACTIVE,
         names=["Alice", "Bob"],
         view=lambda seat: {},
-        to_act=lambda: [0],
+        to_act=lambda: list(acting),
         user_at=lambda seat: 100 + seat,
         title=lambda locale: "Talisman",
     )
 
 
-async def _board(moves: int, version: int, since: int | None) -> tuple[str, list[int]]:
+async def _board(
+    moves: int, version: int, since: int | None, acting: tuple[int, ...] = (0,)
+) -> tuple[str, list[int]]:
     service = Service(moves)
     publisher = Publisher(client=None, service=service, private=None, pictures=None)  # type: ignore[arg-type]
-    text = await publisher.board_content(_table(version), Game(), [100], set(), since)
+    text = await publisher.board_content(_table(version, acting), Game(), [100], set(), since)
     return text, service.asked
 
 
@@ -81,3 +83,8 @@ async def test_a_board_tells_at_least_the_last_few_moves_and_everything_since_th
     assert (await _board(moves=40, version=40, since=None))[1] == [RECENT_MOVES]  # a game from before
     text, _ = await _board(moves=3, version=3, since=0)
     assert "earlier" not in text and text.count("• happening") == 3
+
+
+async def test_several_people_to_act_are_named_apart():
+    text, _ = await _board(moves=3, version=3, since=0, acting=(0, 1))
+    assert "<@100>, Bob — your move in Talisman #7." in text  # pinged Alice, and Bob, who turned pings off

@@ -398,3 +398,21 @@ def test_card_suggestions_match_names_in_other_languages(game):
     assert ("Espada larga", "Espada larga") in game.suggest_cards("espada", "es")
     for label, value in game.suggest_cards("chain", "ko"):
         assert game.lookup_card(value, "ko")[0] == value, label
+
+
+def test_the_starting_dice_status_agrees_with_how_many_still_place_them(game):
+    engine = game.engine
+    state = engine.new_game(3, engine.validate_options({}), 4)
+    while engine.view(state, None)["phase"] != "place_start":
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    seen = set()
+    while engine.view(state, None)["phase"] == "place_start":
+        view = engine.view(state, None)
+        seen.add(len(view["to_act"]))
+        status = game.status_text(view, NAMES, "en")
+        verb = "places" if len(view["to_act"]) == 1 else "place"
+        assert status.endswith(f" {verb} starting dice"), status
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    assert {1, 3} <= seen
