@@ -307,7 +307,10 @@ class Picker:
         table = result.table
         game = presenter(table.engine.name)
         events = [event for done in results for event in done.events]
-        notes = [game.confirmation(events, table.names, table.view(result.seat), locale, result.seat)]
+        actions = [done.action for done in results]
+        notes = [
+            game.confirmation(events, table.names, table.view(result.seat), locale, result.seat, actions)
+        ]
         content, view = await self.message(table, result.seat, [], locale, notes)
         edit: dict[str, Any] = {"content": content, "view": view}
         png = (

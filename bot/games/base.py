@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
@@ -139,18 +139,30 @@ class GamePresenter:
         return " · ".join([self.t(f"type.{action['type']}", locale), *params.values()])
 
     def confirmation(
-        self, events: list[Event], names: list[str], seat_view: View, locale: str, seat: int
+        self,
+        events: list[Event],
+        names: list[str],
+        seat_view: View,
+        locale: str,
+        seat: int,
+        actions: Sequence[Action] = (),
     ) -> str:
         """What the picker says once a move is committed, written from the events the engine returned for it
         (the dice, places and values as they were), never from the picker's own state: "Done: …" with what the
-        mover did, then anything the move showed only to them, one line each."""
+        mover did, then anything the move showed only to them, one line each. A move that shows nothing (a roll
+        kept, a chance declined) is told by the committed `actions` themselves, as the picker labelled them."""
         done, private = self._told(events, names, seat_view, locale, seat)
-        return "\n".join([i18n.t("chooser.done", locale, action=done), *private])
+        prefix = i18n.t("chooser.done", locale, action="")
+        if not done:  # labels such as "Done: end my turn" or "Done" are not said twice
+            labels = [self.action_text(action, seat_view, locale).removeprefix(prefix) for action in actions]
+            done = " → ".join(label for label in labels if f"{label}: " != prefix)
+        return "\n".join([prefix + (done or i18n.t("chooser.done_quietly", locale)), *private])
 
     def move_summary(self, events: list[Event], names: list[str], view: View, locale: str, seat: int) -> str:
         """The same, for others (a move played on a deadline, by the built-in player): what the seat did, from
         the events anyone may see."""
-        return self._told([e for e in events if visible_to(e, None)], names, view, locale, seat)[0]
+        done = self._told([e for e in events if visible_to(e, None)], names, view, locale, seat)[0]
+        return done or i18n.t("chooser.done_quietly", locale)
 
     def _told(
         self, events: list[Event], names: list[str], view: View, locale: str, seat: int
@@ -172,7 +184,7 @@ class GamePresenter:
                 if self.is_own_event(event, seat):
                     own.append(text)
         # A move whose events are all about others (a blow dealt, the next round dealt) is told by them.
-        done = own or public or private[:1] or [i18n.t("chooser.done_quietly", locale)]
+        done = own or public or private[:1]  # none: the move showed nothing
         return " ".join(done), [text for text in private if text not in done]
 
     def is_own_event(self, event: Event, seat: int) -> bool:

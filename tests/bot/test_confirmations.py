@@ -147,3 +147,34 @@ def test_a_move_told_to_others_keeps_the_movers_secrets():
                 ), (event, summary)
                 told += 1
     assert told > 20
+
+
+@pytest.mark.parametrize("engine_name", ["talisman", "druids", "roll_for_the_galaxy"])
+def test_a_move_that_shows_nothing_is_told_by_what_was_chosen(engine_name):
+    """A roll kept, a chance declined, a discard skipped: no event says it, so the picker's own label does
+    ("Done: Keep the roll"), never the prefix twice ("Done: Done: end my turn")."""
+    game = presenter(engine_name)
+    engine = game.engine
+    told_by_label = 0
+    for seed in (1, 2):
+        rng = random.Random(seed)
+        state = engine.new_game(3, engine.validate_options({}), seed)
+        for _ in range(300):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            action = rng.choice(engine.legal_actions(state, seat))
+            state, events = engine.apply(state, seat, action)
+            view = engine.view(state, seat)
+            for locale in i18n.LOCALES:
+                prefix = i18n.t("chooser.done", locale, action="")
+                text = game.confirmation(events, NAMES, view, locale, seat, [action])
+                assert text.startswith(prefix) and not text.startswith(prefix * 2), text
+                if game.confirmation(events, NAMES, view, locale, seat) == prefix + i18n.t(
+                    "chooser.done_quietly", locale
+                ):
+                    label = game.action_text(action, view, locale).removeprefix(prefix)
+                    if f"{label}: " != prefix:
+                        assert text == prefix + label, (action, text)
+                        told_by_label += 1
+    assert told_by_label > 10
