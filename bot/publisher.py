@@ -308,7 +308,11 @@ class Publisher:
                         text = game.event_text(event, table.names, public_view, locale)
                         if text:
                             happened.append(f"• {text}")
-        notes = [f"• {self.note_text(table, note)}" for note in record.notes or []]
+        notes = [
+            f"• {self.note_text(table, note)}"
+            for note in record.notes or []
+            if since is None or note.get("v", table.version) > since  # a note from before has no version
+        ]
         status = game.status_text(public_view, table.names, locale) if table.state is not None else ""
         header = f"**{game.title(locale)} #{table.id}**" + (f" — {status}" if status else "")
         ending: list[str] = []

@@ -25,7 +25,6 @@ from sqlalchemy import (
     case,
     func,
     insert,
-    literal,
     select,
     update,
 )
@@ -77,13 +76,22 @@ def _shown_statement() -> Any:
             shown_acting=case((behind, bindparam("told", type_=JSON)), else_=game.shown_acting),
             publish_attempts=case((behind, 0), else_=game.publish_attempts),
             publish_at=case((current, None), else_=game.publish_at),
-            notes=case((current, literal([], JSON)), else_=game.notes),
             publish_problem=case((current, None), else_=game.publish_problem),
         )
     )
 
 
 _SHOWN = _shown_statement()
+
+
+def _with_note(
+    notes: list[dict[str, Any]] | None, note: tuple[str, dict[str, Any]], version: int, board_from: int | None
+) -> list[dict[str, Any]]:
+    """The game's notes for the board with `note`, of the change to `version`, added. A note is told by every
+    board that tells its version (publisher.board_content), so it stays until the board after the one that told it
+    is posted; the notes no board tells any longer go now."""
+    kept = [n for n in notes or [] if n.get("v", 0) > (board_from or 0)]
+    return [*kept, {"key": note[0], "params": note[1], "v": version}]
 
 
 def _private_message_notes(
@@ -614,7 +622,7 @@ class GameService:
         now = self.clock()
         record.updated_at = now
         if note is not None:
-            record.notes = [*(record.notes or []), {"key": note[0], "params": note[1]}]
+            record.notes = _with_note(record.notes, note, record.version, record.board_from)
         if publish:
             record.publish_at = now
         record.due_at = next_due(self._table(record), await self.settings_for(record.guild_id))
@@ -675,7 +683,7 @@ class GameService:
             **(extra or {}),
         }
         if note is not None:
-            values["notes"] = [*(table.record.notes or []), {"key": note[0], "params": note[1]}]
+            values["notes"] = _with_note(table.record.notes, note, version, table.record.board_from)
         waiting_before = set(table.to_act())
         waiting_after = set(table.engine.to_act(state))
         new_wait = waiting_after != waiting_before

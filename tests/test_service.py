@@ -133,7 +133,7 @@ async def test_a_game_read_is_the_game_stored(service):
         (2, 102, "P2", False),
     ]
     assert read.record.status == ACTIVE and read.record.channel_id == 10 and read.record.version == 2
-    assert read.record.notes[-1] == {"key": "game.left", "params": {"name": "P1"}}  # JSON decoded
+    assert read.record.notes[-1] == {"key": "game.left", "params": {"name": "P1"}, "v": 2}  # JSON decoded
     assert [t.id for t in await service.games_of_user(102)] == [table.id]
     assert [t.seats for t in await service.games_in_channel(10)][0][1].is_bot
 
@@ -174,7 +174,7 @@ async def test_shown_marks_the_outbox_done_only_when_nothing_newer_was_committed
     await service.shown(newest)
     await service.shown(first)  # a late "shown" of an older version changes nothing
     row = (await service.get(first.id)).record
-    assert row.shown_version == newest.version and row.publish_at is None and row.notes == []
+    assert row.shown_version == newest.version and row.publish_at is None
     assert first.id not in await service.to_publish(None)
 
 

@@ -80,3 +80,22 @@ async def test_built_in_players_are_waited_for_without_a_window_or_a_your_move(t
         assert not any("Bot 1 — your move" in board or "Bot 1 to react (up" in board for board in boards)
         assert "Waiting for Bot 1 to react; then it goes on." in "\n".join(answers)  # Alice's own picker too
         assert not any("up to" in answer for answer in answers)
+
+
+async def test_a_note_stays_on_the_board_that_told_it_while_that_board_is_edited(tmp_path):
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("druids", ("alice", "bob", "dave"))
+        table = await h.table(game_id)
+        mover = table.to_act()[0]
+        people = {int(u.id): u for u in h.users.values()}
+        leaver = next(seat for seat in range(3) if seat != mover)
+        await h.slash(people[table.user_at(leaver)], h.thread(table), "play leave", {"game": game_id})
+        told = h.board_message(await h.table(game_id))
+        assert "left the game" in told.text
+        pick = random.Random(2)
+        while (table := await h.table(game_id)).to_act() == [mover]:  # the mover's turn edits that board
+            action = pick.choice(offered(table, mover, choices(table, mover)))
+            await h.play_through_chooser(people[table.user_at(mover)], game_id, action)
+        assert told.history, "the board that told the note was edited afterwards"
+        assert "left the game" in told.text  # and still tells it
+        assert "left the game" not in h.board_message(table).text  # the next board tells what came after
