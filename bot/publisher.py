@@ -215,8 +215,9 @@ class Publisher:
         if record.board_message_id is not None and record.shown_version >= record.version:
             new_message = False  # a retry of a version already posted: edit it
         # A board tells what happened since the board before it last showed, so no public happening is only ever
-        # on a board that was edited past it before anyone looked (a long stretch of built-in players' moves).
-        since = record.shown_version if new_message else record.board_from
+        # on a board that was edited past it before anyone looked (a long stretch of built-in players' moves). A
+        # demo's one board is watched as it goes: it tells the last few moves.
+        since = None if demo else record.shown_version if new_message else record.board_from
         content = await self.board_content(table, game, pinged, reacting, since)
         png = await self.pictures.get(table.engine.name, None, table.view(None), table.names, locale)
         view = (

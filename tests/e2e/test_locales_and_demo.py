@@ -171,6 +171,7 @@ async def test_a_demo_plays_itself_across_a_restart(tmp_path):
             steps += 1
             assert steps < 200
         assert table.status == "finished" and table.version == 5 + steps
+        assert "earlier happening" not in board.text  # watched as it goes: the last few moves, no backlog
         final = h.board_message(table)
         assert final is not board and "🏆" in final.text and "Bot 1" in final.text
         assert final.pinged_ids == [alice.id]  # the follower hears that it ended
