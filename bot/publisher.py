@@ -309,10 +309,11 @@ class Publisher:
                         text = game.event_text(event, table.names, public_view, locale)
                         if text:
                             happened.append(f"• {text}")
+        told_before = record.shown_version if since is None else since  # no `since`: the notes not yet shown
         notes = [
             f"• {self.note_text(table, note)}"
             for note in record.notes or []
-            if since is None or note.get("v", table.version) > since  # a note from before has no version
+            if note.get("v", table.version) > told_before  # a note from before versions were noted: now
         ]
         status = game.status_text(public_view, table.names, locale) if table.state is not None else ""
         header = f"**{game.title(locale)} #{table.id}**" + (f" — {status}" if status else "")

@@ -30,7 +30,7 @@ Place = tuple[str, int]
 GAMES_KEPT = 256  # a table with its decoded state and views: some 50 KB
 PLACES_KEPT = 4096  # a place is a set of a few game ids
 TAILS_KEPT = GAMES_KEPT  # a game's last few moves' events: a few KB
-MOVES_KEPT = 8  # per game: what a board tells between two people's moves; a longer stretch is read
+MOVES_KEPT = 8  # per game: what a board usually tells (publisher.RECENT_MOVES); a longer stretch is read
 
 
 def places_of(table: Table) -> list[Place]:

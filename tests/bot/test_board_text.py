@@ -42,7 +42,7 @@ class Game:
 
 
 def _table(version: int, acting: tuple[int, ...] = (0,)) -> SimpleNamespace:
-    record = SimpleNamespace(locale="en", notes=[], guild_id=1)
+    record = SimpleNamespace(locale="en", notes=[], guild_id=1, shown_version=0)
     return SimpleNamespace(
         id=7,
         version=version,

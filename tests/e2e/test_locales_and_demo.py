@@ -7,6 +7,8 @@ from __future__ import annotations
 import pytest
 
 from bot import drawing
+from bot.games import presenter
+from engines.base import visible_to
 from sandbox.model import Message, User
 from tests.e2e.harness import Harness, harness
 
@@ -165,13 +167,26 @@ async def test_a_demo_plays_itself_across_a_restart(tmp_path):
         await step(h)
         assert (await h.table(game_id)).version == 5
 
+        for _ in range(
+            4
+        ):  # watched as it goes, the one board tells the last few moves, not all since it began
+            await step(h)
+        table = await h.table(game_id)
+        game, view = presenter("roll_player"), table.view(None)
+        first = [  # what the first two moves said
+            text
+            for move in (await h.service.moves(game_id))[:2]
+            for event in move.events
+            if visible_to(event, None) and (text := game.event_text(event, table.names, view, "en"))
+        ]
+        assert table.version == 9 and first and not any(text in board.text for text in first)
+
         steps = 0
         while (table := await h.table(game_id)).status == "active":
             await step(h)
             steps += 1
             assert steps < 200
-        assert table.status == "finished" and table.version == 5 + steps
-        assert "earlier happening" not in board.text  # watched as it goes: the last few moves, no backlog
+        assert table.status == "finished" and table.version == 9 + steps
         final = h.board_message(table)
         assert final is not board and "🏆" in final.text and "Bot 1" in final.text
         assert final.pinged_ids == [alice.id]  # the follower hears that it ended
