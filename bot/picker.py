@@ -151,7 +151,7 @@ class Picker:
         reacting = [s for s in table.engine.reaction_seats(table.state) if s != seat]
         if reacting:
             names = ", ".join(table.names[s] for s in reacting)
-            if all(table.user_at(s) is None for s in reacting):  # built-in players answer at once
+            if not table.people(reacting):  # built-in players answer at once
                 return i18n.t("chooser.waiting_bot_reaction", locale, names=names)
             window = (await self.service.settings_for(table.record.guild_id)).reaction_window_minutes
             return i18n.t("chooser.waiting_reaction", locale, names=names, minutes=f"{window:g}")

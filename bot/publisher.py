@@ -335,12 +335,12 @@ class Publisher:
         locale = table.record.locale
         if reacting:
             names = ", ".join(table.names[s] for s in sorted(reacting))
-            if all(table.user_at(s) is None for s in reacting):  # built-in players answer at once
+            if not table.people(reacting):  # built-in players answer at once
                 return i18n.t("game.waiting_bot_reaction", locale, names=names)
             window = (await self.service.settings_for(table.record.guild_id)).reaction_window_minutes
             return i18n.t("game.waiting_reaction", locale, names=names, minutes=f"{window:g}")
         acting = table.to_act()
-        people = [seat for seat in acting if table.user_at(seat) is not None]
+        people = table.people(acting)
         if not people:  # "your move" is for people; built-in players move at once (or on a demo's clock)
             return i18n.t("game.waiting_for", locale, names=", ".join(table.names[s] for s in acting))
         mentions = ", ".join(

@@ -18,6 +18,7 @@ the clicker nothing to choose.
 from __future__ import annotations
 
 from collections import OrderedDict
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -30,7 +31,7 @@ Place = tuple[str, int]
 GAMES_KEPT = 256  # a table with its decoded state and views: some 50 KB
 PLACES_KEPT = 4096  # a place is a set of a few game ids
 TAILS_KEPT = GAMES_KEPT  # a game's last few moves' events: a few KB
-MOVES_KEPT = 8  # per game: what a board usually tells (publisher.RECENT_MOVES); a longer stretch is read
+MOVES_KEPT = 8  # per game at least: what a board usually tells (publisher.RECENT_MOVES)
 
 
 def places_of(table: Table) -> list[Place]:
@@ -121,6 +122,14 @@ class RecentGames:
             self._places.pop(place, None)
 
 
+@dataclass
+class _Tail:
+    version: int  # the game's version the tail ends at
+    moves: list[list[Event]]  # its last moves' events, oldest first
+    whole: bool  # whether that is every move of the game
+    asked: int  # the most moves the board last asked for
+
+
 class MoveTails:
     """The events of each game's last few moves, as the board tells them, so that publishing a move this process
     committed needs no read of the move log.
@@ -128,34 +137,37 @@ class MoveTails:
     A game's tail is kept with the version of the game it is the whole tail of. Moves are never changed once
     written, and each is committed over the version before it (the version guard), so a move this process commits
     over the tail's version extends it exactly; anything else (a move another process committed, a version that
-    changed without a move) leaves a tail that no longer matches the game's version, and the next ask reads."""
+    changed without a move) leaves a tail that no longer matches the game's version, and the next ask reads.
+    A tail keeps at least `moves_kept` moves, and while a board tells a longer stretch (everything since the board
+    before it), as many as it last asked for and the move to come, so that stretch is read once."""
 
     def __init__(self, games_kept: int = TAILS_KEPT, moves_kept: int = MOVES_KEPT) -> None:
         self.games_kept = games_kept
         self.moves_kept = moves_kept
-        # game id -> (the game's version, its last moves' events oldest first, whether that is every move)
-        self._tails: OrderedDict[int, tuple[int, list[list[Event]], bool]] = OrderedDict()
+        self._tails: OrderedDict[int, _Tail] = OrderedDict()
 
     def tail(self, game_id: int, version: int, limit: int) -> list[list[Event]] | None:
         """The events of the last `limit` moves up to `version`, if they are known."""
         kept = self._tails.get(game_id)
-        if kept is None or kept[0] != version or (len(kept[1]) < limit and not kept[2]):
+        if kept is None or kept.version != version or (len(kept.moves) < limit and not kept.whole):
             return None
+        kept.asked = limit
         self._tails.move_to_end(game_id)
-        return kept[1][-limit:] if limit else []
+        return kept.moves[-limit:] if limit else []
 
     def read(self, game_id: int, version: int, limit: int, events: list[list[Event]]) -> None:
         """The last `limit` moves up to `version` as read from the move log (fewer: the game has no more)."""
-        self._keep(game_id, (version, events, len(events) < limit))
+        self._keep(game_id, _Tail(version, events, len(events) < limit, limit))
 
     def committed(self, game_id: int, version: int, events: list[Event]) -> None:
         """A move this process committed as `version`: the tail over the version before it grows by it."""
         kept = self._tails.pop(game_id, None)
-        if kept is not None and kept[0] == version - 1:
-            whole = kept[2] and len(kept[1]) < self.moves_kept
-            self._keep(game_id, (version, [*kept[1], events][-self.moves_kept :], whole))
+        if kept is not None and kept.version == version - 1:
+            size = max(self.moves_kept, kept.asked + 1)
+            moves = [*kept.moves, events]
+            self._keep(game_id, _Tail(version, moves[-size:], kept.whole and len(moves) <= size, kept.asked))
 
-    def _keep(self, game_id: int, tail: tuple[int, list[list[Event]], bool]) -> None:
+    def _keep(self, game_id: int, tail: _Tail) -> None:
         self._tails[game_id] = tail
         self._tails.move_to_end(game_id)
         if len(self._tails) > self.games_kept:

@@ -228,6 +228,10 @@ class Table:
     def to_act(self) -> list[int]:
         return [] if self.state is None else self.engine.to_act(self.state)
 
+    def people(self, seats: Iterable[int]) -> list[int]:
+        """Those of `seats` that people hold (built-in players hold the others, and never wait to be told)."""
+        return [seat for seat in seats if self.user_at(seat) is not None]
+
     def users_to_act(self) -> list[int]:
         """People (not bots) who must act now."""
         return [user for seat in self.to_act() if (user := self.user_at(seat)) is not None]

@@ -152,3 +152,23 @@ async def test_moves_this_process_did_not_follow_are_read_from_the_log(service, 
     with statements(service.sessions) as run:
         assert await service.recent_events(table, 6) == events
     assert len(run) == 1
+
+
+async def test_a_board_telling_a_long_stretch_reads_it_once_and_then_follows_it(service, database_url):
+    """A board tells everything since the board before it: while that stretch grows past the few moves a tail
+    keeps, its moves are read from the log once, and each further move extends what is kept."""
+    table = await started_druids(service, players=2)
+    await service.recent_events(table, 6)
+    table = await _play(service, table, 12)
+    with statements(service.sessions) as run:
+        assert len(await service.recent_events(table, 12)) == 12
+    assert len(run) == 1  # more than the tail kept: read once
+    for _ in range(3):
+        table = await _play(service, table, 1)
+        asked = table.version - 1  # the stretch, one move longer
+        with statements(service.sessions) as run:
+            kept = await service.recent_events(table, asked)
+        assert run == [] and kept == await _from_the_log(database_url, table, asked)
+    await service.recent_events(table, 6)  # a new board asks for the last few again: the tail shrinks back
+    table = await _play(service, table, 1)
+    assert len(service.tails._tails[table.id].moves) == 8

@@ -53,6 +53,7 @@ def _table(version: int, acting: tuple[int, ...] = (0,)) -> SimpleNamespace:
         view=lambda seat: {},
         to_act=lambda: list(acting),
         user_at=lambda seat: 100 + seat,
+        people=lambda seats: list(seats),
         title=lambda locale: "Talisman",
     )
 
