@@ -357,11 +357,8 @@ class GameHost:
         view_data = table.view(viewer) if table.state is not None else {}
         lines = [f"**{i18n.t('log.title', locale, game=game.title(locale), id=table.id)}**"]
         for move in await self.service.moves(table.id, limit=limit):
-            texts = [
-                game.event_text(e, table.names, view_data, locale)
-                for e in move.events
-                if visible_to(e, viewer)
-            ]
+            seen = [e for e in move.events if visible_to(e, viewer)]
+            texts = [game.event_text(e, table.names, view_data, locale) for e in game.condensed(seen)]
             if move.action.get("type") == "undo":
                 texts = [i18n.t("game.undone", locale, name=table.names[move.seat])]
             texts = [t for t in texts if t]

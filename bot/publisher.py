@@ -303,12 +303,15 @@ class Publisher:
             moves = (
                 RECENT_MOVES if since is None else min(max(RECENT_MOVES, table.version - since), MOST_MOVES)
             )
-            for events in await self.service.recent_events(table, moves):
-                for event in events:
-                    if visible_to(event, None):
-                        text = game.event_text(event, table.names, public_view, locale)
-                        if text:
-                            happened.append(f"• {text}")
+            public = [
+                e
+                for events in await self.service.recent_events(table, moves)
+                for e in events
+                if visible_to(e, None)
+            ]
+            for event in game.condensed(public):
+                if text := game.event_text(event, table.names, public_view, locale):
+                    happened.append(f"• {text}")
         told_before = record.shown_version if since is None else since  # no `since`: the notes not yet shown
         notes = [
             f"• {self.note_text(table, note)}"

@@ -171,7 +171,7 @@ class GamePresenter:
         public: list[str] = []
         private: list[str] = []
         told_privately = {e["type"] for e in events if e.get("private") and visible_to(e, seat)}
-        for event in events:
+        for event in self.condensed(events):
             if not visible_to(event, seat) or self.private_twins.get(event["type"]) in told_privately:
                 continue
             text = self.event_text(event, names, view, locale)
@@ -192,6 +192,22 @@ class GamePresenter:
         return event.get("seat") == seat
 
     # --- telling what happened ------------------------------------------------------------------------------------
+
+    def condensed(self, events: list[Event]) -> list[Event]:
+        """`events` as they are told: a run of like public happenings (a player's dice recruited one by one)
+        folded into one, so that a board or a log says it in one line. The engine's record stays as it is."""
+        told: list[Event] = []
+        for event in events:
+            told.append(event)
+            while len(told) > 1 and not (told[-2].get("private") or told[-1].get("private")):
+                if (one := self.joined(told[-2], told[-1])) is None:
+                    break
+                told[-2:] = [one]
+        return told
+
+    def joined(self, before: Event, event: Event) -> Event | None:
+        """The public happenings `before` and then `event` told as one, or None when they are told apart."""
+        return None
 
     def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
         key = f"event.{event['type']}"

@@ -60,6 +60,17 @@ class DruidsPresenter(GamePresenter):
             return self.t("follower", locale, number=value)
         return super().part_label(key, value, chosen, view, locale)
 
+    def joined(self, before: Event, event: Event) -> Event | None:
+        """A turn's refill in one line: the follower taken and the gems drawn."""
+        if event["type"] != "GemDrawn" or before.get("seat") != event["seat"]:
+            return None
+        drawn = before.get("count", 1 if before["type"] == "GemDrawn" else 0) + 1
+        if before["type"] in ("FollowerTaken", "Refilled"):
+            return {"type": "Refilled", "seat": event["seat"], "count": drawn}
+        if before["type"] in ("GemDrawn", "GemsDrawn"):
+            return {"type": "GemsDrawn", "seat": event["seat"], "count": drawn}
+        return None
+
     def event_params(
         self, event: Event, params: dict[str, Any], names: list[str], view: View, locale: str
     ) -> dict[str, Any]:

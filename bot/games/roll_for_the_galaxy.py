@@ -6,6 +6,7 @@ by their name in any of these. Dice, phases, places and powers are worded here.
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from bot import i18n
@@ -43,7 +44,11 @@ class RollForTheGalaxyPresenter(GamePresenter):
         return self.t(f"die.{color}", locale)
 
     def dice_list(self, colors: list[str], locale: str) -> str:
-        return self.t("list_sep", locale).join(self.die_name(c, locale) for c in colors)
+        """ "Military, Novelty ×3": each colour once, in the order it first came, with how many."""
+        counted = Counter(colors)
+        return self.t("list_sep", locale).join(
+            self.die_name(c, locale) + (f" ×{n}" if n > 1 else "") for c, n in counted.items()
+        )
 
     def phase_name(self, phase: str | None, locale: str) -> str:
         if phase is None or phase == "unassigned":
@@ -160,12 +165,84 @@ class RollForTheGalaxyPresenter(GamePresenter):
 
     # --- telling what happened ------------------------------------------------------------------------------
 
+    def joined(self, before: Event, event: Event) -> Event | None:
+        """One line for what a player did one step at a time: dice recruited (with the fall back to the credit
+        floor if it follows), explorers stocked (with the credits they brought) or sent scouting (with the tiles
+        drawn), a good shipped with what it brought; one line for everyone who got ready in a row; no line for a
+        phase in which nothing happened."""
+        seat, kind, was = event.get("seat"), event["type"], before["type"]
+        if kind == "PlayerReady" and was in ("PlayerReady", "PlayersReady"):
+            return {"type": "PlayersReady", "ready": [*before.get("ready", [before.get("seat")]), seat]}
+        if before.get("seat") != seat:
+            return None
+        if kind == "PhaseStarted" and was == "PhaseStarted":  # nothing happened in the earlier phase
+            return event
+        recruited = [before["color"]] if was == "WorkerRecruited" else before.get("colors", [])
+        if kind == "WorkerRecruited" and was in ("WorkerRecruited", "WorkersRecruited"):
+            return {
+                "type": "WorkersRecruited",
+                "seat": seat,
+                "colors": [*recruited, event["color"]],
+                "credits": event["credits"],
+            }
+        if kind == "CreditsFloored" and was in ("WorkerRecruited", "WorkersRecruited"):
+            return {
+                "type": "WorkersRecruitedFloored",
+                "seat": seat,
+                "colors": recruited,
+                "credits": event["credits"],
+            }
+        if kind == "CreditsGained" and event["reason"] == "stock" and was == "Stocked":
+            return {
+                "type": "ExplorersStocked",
+                "seat": seat,
+                "colors": [before["color"]],
+                "amount": event["amount"],
+                "credits": event["credits"],
+            }
+        if kind == "VpGained" and event["reason"] == "consume" and was == "GoodConsumed":
+            return {**before, "type": "GoodConsumedForVp", "amount": event["amount"], "pool": event["pool"]}
+        if kind == "CreditsGained" and event["reason"] == "trade" and was == "GoodTraded":
+            return {
+                **before,
+                "type": "GoodTradedForCredits",
+                "amount": event["amount"],
+                "credits": event["credits"],
+            }
+        if kind == "TilesScouted" and was == "ScoutStarted":
+            return {
+                "type": "ExplorersScouted",
+                "seat": seat,
+                "colors": [before["color"]],
+                "drawn": event["count"],
+            }
+        if kind == was == "ExplorersScouted":
+            return {
+                **event,
+                "colors": before["colors"] + event["colors"],
+                "drawn": before["drawn"] + event["drawn"],
+            }
+        if kind == was == "ExplorersStocked":
+            return {
+                **event,
+                "colors": before["colors"] + event["colors"],
+                "amount": before["amount"] + event["amount"],
+            }
+        return None
+
     def event_params(
         self, event: Event, params: dict[str, Any], names: list[str], view: View, locale: str
     ) -> dict[str, Any]:
         kind = event["type"]
         if "color" in event:
             params["color"] = self.die_name(event["color"], locale)
+        if "colors" in event:  # the runs `condensed` made
+            params["dice"] = self.dice_list(event["colors"], locale)
+            params["count"] = len(event["colors"])
+        if kind == "PlayersReady":
+            params["players"] = self.t("list_sep", locale).join(names[s] for s in event["ready"])
+        if "drawn" in event:
+            params["tiles"] = self.t("tiles_drawn", locale, count=event["drawn"])
         for key in ("good", "shipper"):
             if key in event:
                 params[key] = self.die_name(event[key], locale)

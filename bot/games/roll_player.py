@@ -269,6 +269,19 @@ class RollPlayerPresenter(GamePresenter):
 
     # --- telling what happened ------------------------------------------------------------------------------
 
+    def joined(self, before: Event, event: Event) -> Event | None:
+        """The initiative roll with where its dice went, card by card, in one line."""
+        if event["type"] == "DieSorted" and before["type"] in ("InitiativeRolled", "InitiativeSorted"):
+            die = [event["colour"], event["value"]]
+            return {
+                **before,
+                "type": "InitiativeSorted",
+                "sorted": [*before.get("sorted", []), die],
+                "last": event["card"],
+                "first": before.get("first", event["card"]),
+            }
+        return None
+
     def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
         kind = event["type"]
         key = kind
@@ -330,6 +343,8 @@ class RollPlayerPresenter(GamePresenter):
                 params[key] = self.die_label(event[key], locale)
         if "dice" in event:
             params["dice"] = self.dice_label(event["dice"], locale)
+        if "sorted" in event:
+            params["sorted"] = self.dice_label(event["sorted"], locale)
         if "race" in event:
             params["race"] = self.race_name(event["race"], locale)
         if "class" in event:

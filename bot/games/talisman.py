@@ -198,6 +198,21 @@ class TalismanPresenter(GamePresenter):
 
     # --- telling what happened ------------------------------------------------------------------------------
 
+    def joined(self, before: Event, event: Event) -> Event | None:
+        """One line for a missed turn, for a roll to move and the move it made, and for a card drawn and then
+        encountered where it was drawn."""
+        kind, was, seat = event["type"], before["type"], event.get("seat")
+        if before.get("seat") != seat:
+            return None
+        if kind == "TurnMissed" and was == "TurnStarted":
+            return {**before, "type": "TurnMissedAt"}
+        if kind == "Moved" and was == "DiceRolled" and before["reason"] == "move" and event["how"] == "move":
+            return {**event, "type": "RolledToMove", "dice": before["dice"]}
+        if kind == "CardEncountered" and was == "CardDrawn" and event["cards"] == [before["card"]]:
+            if event["space"] == before["space"]:
+                return {**before, "type": "CardMet"}
+        return None
+
     def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
         base = f"event.{event['type']}"
         variant = self._variant(event)
@@ -253,7 +268,7 @@ class TalismanPresenter(GamePresenter):
             if field in params and not (field == "by" and kind == "StatChanged"):
                 params[field] = self._player(params[field], names)
         if "from" in params:
-            if kind in ("Moved",):
+            if kind in ("Moved", "RolledToMove"):
                 params["from"] = self.space_name(params["from"], locale)
             else:
                 params["from"] = self._player(params["from"], names)

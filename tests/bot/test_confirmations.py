@@ -53,9 +53,10 @@ def _own(events, seat):
 
 
 def _check_event_texts(game, seat, events, view, locale, text):
-    """Every event telling what the mover did is in the text (a public one as its private twin, if any)."""
+    """Every event telling what the mover did is in the text (a public one as its private twin, if any), as the
+    game tells it (a run of like happenings in one line: see test_told_lines)."""
     told_privately = {e["type"] for e in events if e.get("private") and visible_to(e, seat)}
-    for event in _own(events, seat):
+    for event in _own(game.condensed(events), seat):
         if game.private_twins.get(event["type"]) in told_privately:
             event = next(e for e in events if e["type"] == game.private_twins[event["type"]])
         said = game.event_text(event, NAMES, view, locale)

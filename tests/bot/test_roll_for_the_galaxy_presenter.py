@@ -128,7 +128,7 @@ def playout(game, players: int, seed: int, first_game: bool, max_moves: int = 20
                 for locale in LOCALES:
                     check_text(game.error_text(error.code, error.params, locale), locale, error)
         state, events = engine.apply(state, seat, action)
-        for event in events:
+        for event in events + [e for e in game.condensed(events) if e not in events]:
             seen[event["type"]] = seen.get(event["type"], 0) + 1
             private = event.get("private")
             viewer = private[0] if private else None
@@ -146,6 +146,92 @@ def playout(game, players: int, seed: int, first_game: bool, max_moves: int = 20
 def test_seeded_playouts_have_words_for_everything(game, players, seed, first_game):
     seen = playout(game, players, seed, first_game)
     assert "GameEnded" in seen and "AssignmentsRevealed" in seen
+
+
+def test_runs_of_like_happenings_are_told_in_one_line(game):
+    def recruit(seat, color, credits):
+        return {"type": "WorkerRecruited", "seat": seat, "color": color, "credits": credits}
+
+    def stock(seat, color, credits):
+        return [
+            {"type": "Stocked", "seat": seat, "color": color},
+            {"type": "CreditsGained", "seat": seat, "amount": 2, "credits": credits, "reason": "stock"},
+        ]
+
+    events = [
+        {"type": "PhaseStarted", "phase": "develop"},
+        {"type": "PhaseStarted", "phase": "settle"},
+        *stock(0, "red", 3),
+        *stock(0, "white", 5),
+        *stock(1, "white", 3),
+        recruit(0, "yellow", 3),
+        recruit(0, "blue", 2),
+        recruit(0, "blue", 1),
+        recruit(1, "white", 0),
+        {"type": "CreditsFloored", "seat": 1, "credits": 1},
+        recruit(2, "green", 4),
+        {"type": "DiceRolled", "seat": 2, "faces": [], "private": [2]},
+        recruit(2, "green", 3),
+        {"type": "GoodConsumed", "seat": 0, "world": "new_sparta", "good": "white", "shipper": "blue"},
+        {"type": "VpGained", "seat": 0, "amount": 2, "pool": 30, "reason": "consume"},
+        {"type": "GoodTraded", "seat": 1, "world": "new_sparta", "good": "white", "shipper": "white"},
+        {"type": "CreditsGained", "seat": 1, "amount": 3, "credits": 4, "reason": "trade"},
+        {"type": "PlayerReady", "seat": 2},
+        {"type": "PlayerReady", "seat": 0},
+    ]
+    told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(events)]
+    assert told == [
+        "Settle begins.",
+        "Alice stocks with 2 explorers (Military, Home): +$4, now $5.",
+        "Bob stocks with a Home explorer: +$2, now $3.",
+        "Alice recruits 3 dice into the cup: Alien Tech, Novelty ×2 ($1 left).",
+        "Bob recruits a Home die into the cup, runs out of credits and goes back to $1.",
+        "Carol recruits a Genes die into the cup ($4 left).",  # a private happening between: told apart
+        "You rolled: nothing.",
+        "Carol recruits a Genes die into the cup ($3 left).",
+        "Alice consumes the Home good from New Sparta with a Novelty shipper: +2 VP, 30 left in the pool.",
+        "Bob trades the Home good from New Sparta: +$3, now $4.",
+        "Carol, Alice are ready.",
+    ]
+    assert events[2] == stock(0, "red", 3)[0]  # the record itself is left as it was
+
+
+@pytest.mark.parametrize("players,seed", [(2, 11), (4, 12)])
+def test_told_lines_keep_every_die_and_credit_in_fewer_lines(game, players, seed):
+    """Over a seeded game's public happenings, the condensed lines recruit the same dice, stock the same
+    explorers for the same credits and end each run on the same balance, in far fewer lines."""
+    engine = game.engine
+    state = engine.new_game(players, {}, seed)
+    public = []
+    while engine.outcome(state) is None:
+        seat = engine.to_act(state)[0]
+        state, events = engine.apply(state, seat, engine.bot_action(state, seat, len(public)))
+        public += [e for e in events if not e.get("private")]
+    told = game.condensed(public)
+
+    def tally(events):
+        """Dice recruited and explorers stocked, per seat and colour; credits and victory points gained."""
+        dice, stocked, gained = Counter(), Counter(), Counter()
+        for e in events:
+            kind = e["type"]
+            colors = e.get("colors") or [e.get("color")]
+            if kind in ("WorkerRecruited", "WorkersRecruited", "WorkersRecruitedFloored"):
+                dice.update((e["seat"], c) for c in colors)
+            if kind in ("Stocked", "ExplorersStocked"):
+                stocked.update((e["seat"], c) for c in colors)
+            if kind in ("CreditsGained", "ExplorersStocked", "GoodTradedForCredits"):
+                gained["credits"] += e["amount"]
+            if kind in ("VpGained", "GoodConsumedForVp"):
+                gained["vp"] += e["amount"]
+        return dice, stocked, gained
+
+    assert tally(told) == tally(public) and sum(tally(public)[0].values()) > 20
+    balances = {(e["seat"], e["credits"]) for e in public if "credits" in e}
+    assert {(e["seat"], e["credits"]) for e in told if "credits" in e} <= balances
+    assert len(told) < 0.6 * len(public), (len(told), len(public))
+    for event in told:
+        for locale in LOCALES:
+            check_text(game.event_text(event, NAMES[:players], {}, locale), locale, event)
 
 
 def test_every_event_type_the_engine_emits_has_a_text(game):

@@ -1,0 +1,133 @@
+"""Boards and logs tell a run of like happenings in one line (`condensed`): fewer lines, the same facts.
+
+Roll for the Galaxy's runs are checked in its presenter's tests; these cover Druids' refill, Roll Player's
+initiative roll and Talisman's turns."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+import pytest
+
+from bot import i18n
+from bot.games import presenter
+from engines.base import visible_to
+
+NAMES = ["Ana", "Bo", "Cy", "Di"]
+LEFTOVER = re.compile(r"[{}]")
+
+
+def _public_events(name: str, players: int, seed: int) -> tuple[list[dict], dict]:
+    """A seeded game of built-in players: its public happenings, and the public view at its end."""
+    engine = presenter(name).engine
+    state = engine.new_game(players, engine.validate_options({}), seed)
+    public: list[dict] = []
+    for move in range(3000):
+        if engine.outcome(state) is not None:
+            break
+        seat = engine.to_act(state)[0]
+        state, events = engine.apply(state, seat, engine.bot_action(state, seat, move))
+        public += [e for e in events if visible_to(e, None)]
+    return public, engine.view(state, None)
+
+
+def _facts(name: str, events: list[dict]) -> Counter:
+    """What the folded happenings say, per seat: gems drawn and followers taken (Druids), the die on each
+    initiative card (Roll Player), each move, card met and turn missed (Talisman)."""
+    facts: Counter = Counter()
+    for e in events:
+        kind, seat = e["type"], e.get("seat")
+        if name == "druids":
+            drawn = {"GemDrawn": 1, "GemsDrawn": e.get("count"), "Refilled": e.get("count")}.get(kind, 0)
+            facts["gem", seat] += drawn
+            facts["follower", seat] += kind in ("FollowerTaken", "Refilled")
+        if name == "roll_player":
+            if kind == "DieSorted":
+                facts[e["card"], e["colour"], e["value"]] += 1
+            if kind == "InitiativeSorted":
+                cards = range(e["first"], e["last"] + 1)
+                facts.update(
+                    (card, colour, value) for card, (colour, value) in zip(cards, e["sorted"], strict=True)
+                )
+        if name == "talisman":
+            if kind in ("Moved", "RolledToMove"):
+                facts["move", seat, e["from"], e["to"]] += 1
+            if kind in ("DiceRolled", "RolledToMove"):
+                facts["roll", seat, tuple(e["dice"])] += 1
+            if kind in ("CardDrawn", "CardMet"):
+                facts["drawn", seat, e["card"]] += 1
+            if kind in ("CardEncountered", "CardMet"):
+                facts["met", seat, tuple(e.get("cards") or [e["card"]])] += 1
+            if kind in ("TurnStarted", "TurnMissedAt"):
+                facts["turn", e["turn"], seat] += 1
+            facts["missed", seat] += kind in ("TurnMissed", "TurnMissedAt")
+    return facts
+
+
+@pytest.mark.parametrize(
+    "name,players,seed,fewer",
+    [("druids", 2, 3, 0.82), ("druids", 4, 4, 0.82), ("roll_player", 3, 5, 0.9), ("talisman", 3, 6, 0.87)],
+)
+def test_folded_lines_keep_every_fact_in_fewer_lines(name, players, seed, fewer):
+    game = presenter(name)
+    public, view = _public_events(name, players, seed)
+    told = game.condensed(public)
+    assert _facts(name, told) == _facts(name, public) and sum(_facts(name, public).values()) > 30
+
+    def lines(events):
+        return [text for e in events if (text := game.event_text(e, NAMES[:players], view, "en"))]
+
+    assert len(lines(told)) < fewer * len(lines(public)), (len(lines(told)), len(lines(public)))
+    for event in told:
+        if event not in public:
+            for locale in i18n.LOCALES:
+                text = game.event_text(event, NAMES[:players], view, locale)
+                assert text and not LEFTOVER.search(text), (event, locale, text)
+
+
+def test_druids_refill_is_one_line():
+    game = presenter("druids")
+    events = [
+        {"type": "FollowerTaken", "seat": 1},
+        {"type": "GemDrawn", "seat": 1},
+        {"type": "GemDrawn", "seat": 1},
+        {"type": "GemDrawn", "seat": 0},
+        {"type": "GemDrawn", "seat": 0},
+    ]
+    told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(events)]
+    assert told == ["Bo takes a follower and draws 2 gems.", "Ana draws 2 gems."]
+
+
+def test_roll_player_initiative_roll_names_the_die_on_each_card():
+    game = presenter("roll_player")
+    dice = [["white", 1], ["gold", 3], ["blue", 6]]
+    events = [
+        {"type": "InitiativeRolled", "seat": 2, "dice": dice},
+        *({"type": "DieSorted", "card": n, "colour": c, "value": v} for n, (c, v) in enumerate(dice, 1)),
+    ]
+    told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(events)]
+    assert told == ["Cy rolls the initiative dice; on initiative cards 1–3: White 1, Gold 3, Blue 6."]
+
+
+def test_talisman_turns_are_told_in_fewer_lines():
+    game = presenter("talisman")
+    events = [
+        {"type": "TurnStarted", "seat": 0, "turn": 7},
+        {"type": "TurnMissed", "seat": 0},
+        {"type": "TurnStarted", "seat": 1, "turn": 8},
+        {"type": "DiceRolled", "seat": 1, "dice": [4], "reason": "move"},
+        {"type": "Moved", "seat": 1, "from": 1, "to": 5, "how": "move"},
+        {"type": "CardDrawn", "seat": 1, "card": "mercenary", "space": 5},
+        {"type": "CardEncountered", "seat": 1, "cards": ["mercenary"], "space": 5},
+        {"type": "DiceRolled", "seat": 1, "dice": [3], "reason": "battle"},
+        {"type": "Moved", "seat": 1, "from": 5, "to": 6, "how": "teleport"},
+    ]
+    told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(events)]
+    assert told[:4] == [
+        "Turn 7: Ana misses this turn.",
+        "Turn 8: Bo.",
+        "Bo rolls 4 and moves from Fields (2) to Hills (6).",
+        "Bo draws and encounters Mercenary at Hills (6).",
+    ]
+    assert len(told) == 6  # a roll for battle and a move by magic are told apart
