@@ -10,6 +10,9 @@ from engines.base import Event, View
 from engines.druids.engine import card_number, gem_kind, is_follower
 from render import druids as druids_render
 
+# The happenings of a refill, and the lines `joined` folds them into.
+_REFILL = frozenset({"FollowerTaken", "GemDrawn", "Refilled", "FollowersTaken", "GemsDrawn"})
+
 
 class DruidsPresenter(GamePresenter):
     engine_name = "druids"
@@ -61,19 +64,20 @@ class DruidsPresenter(GamePresenter):
         return super().part_label(key, value, chosen, view, locale)
 
     def joined(self, before: Event, event: Event) -> Event | None:
-        """A turn's refill in one line: the follower taken and the gems drawn."""
-        if event["type"] != "GemDrawn" or before.get("seat") != event["seat"]:
+        """A turn's refill in one line: the followers taken and the gems drawn, in whatever order."""
+        if not {before["type"], event["type"]} <= _REFILL or before["seat"] != event["seat"]:
             return None
-        drawn = before.get("count", 1 if before["type"] == "GemDrawn" else 0) + 1
-        if before["type"] in ("FollowerTaken", "Refilled"):
-            return {"type": "Refilled", "seat": event["seat"], "count": drawn}
-        if before["type"] in ("GemDrawn", "GemsDrawn"):
-            return {"type": "GemsDrawn", "seat": event["seat"], "count": drawn}
-        return None
+        followers = sum(e.get("followers", e["type"] == "FollowerTaken") for e in (before, event))
+        gems = sum(e.get("gems", e["type"] == "GemDrawn") for e in (before, event))
+        kind = "Refilled" if followers and gems else "FollowersTaken" if followers else "GemsDrawn"
+        return {"type": kind, "seat": event["seat"], "followers": followers, "gems": gems}
 
     def event_params(
         self, event: Event, params: dict[str, Any], names: list[str], view: View, locale: str
     ) -> dict[str, Any]:
+        if "followers" in event:  # the refills `joined` made
+            params["followers"] = self.t("followers_n", locale, count=event["followers"])
+            params["gems"] = self.t("gems_n", locale, count=event["gems"])
         if "place" in params:
             params["place"] = self.place_name(params["place"], view, locale, kind=event.get("kind"))
             params["number"] = event["place"] + 1

@@ -39,9 +39,8 @@ def _facts(name: str, events: list[dict]) -> Counter:
     for e in events:
         kind, seat = e["type"], e.get("seat")
         if name == "druids":
-            drawn = {"GemDrawn": 1, "GemsDrawn": e.get("count"), "Refilled": e.get("count")}.get(kind, 0)
-            facts["gem", seat] += drawn
-            facts["follower", seat] += kind in ("FollowerTaken", "Refilled")
+            facts["gem", seat] += e.get("gems", kind == "GemDrawn")
+            facts["follower", seat] += e.get("followers", kind == "FollowerTaken")
         if name == "roll_player":
             if kind == "DieSorted":
                 facts[e["card"], e["colour"], e["value"]] += 1
@@ -91,12 +90,24 @@ def test_druids_refill_is_one_line():
     events = [
         {"type": "FollowerTaken", "seat": 1},
         {"type": "GemDrawn", "seat": 1},
-        {"type": "GemDrawn", "seat": 1},
+        {"type": "FollowerTaken", "seat": 1},
         {"type": "GemDrawn", "seat": 0},
         {"type": "GemDrawn", "seat": 0},
+        {"type": "FollowerTaken", "seat": 2},
+        {"type": "FollowerTaken", "seat": 2},
+        {"type": "GemDrawn", "seat": 3},
     ]
-    told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(events)]
-    assert told == ["Bo takes a follower and draws 2 gems.", "Ana draws 2 gems."]
+    told = [game.event_text(e, NAMES, {}, locale) for locale in ("en", "ko") for e in game.condensed(events)]
+    assert told == [
+        "Bo takes 2 followers and draws a gem.",
+        "Ana draws 2 gems.",
+        "Cy takes 2 followers.",
+        "Di draws a gem.",
+        "Bo님이 추종자 2장을 가져오고 보석 카드 1장을 뽑습니다.",
+        "Ana님이 보석 카드 2장을 뽑습니다.",
+        "Cy님이 추종자 2장을 가져옵니다.",
+        "Di님이 보석 카드를 뽑습니다.",
+    ]
 
 
 def test_roll_player_initiative_roll_names_the_die_on_each_card():
