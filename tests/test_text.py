@@ -25,6 +25,18 @@ def _catalog(locale: str) -> dict[str, str]:
     return i18n._CATALOG[locale]
 
 
+@pytest.mark.parametrize("path", sorted((ROOT / "bot").glob("**/*.json")), ids=lambda p: p.name)
+def test_no_string_file_says_a_key_twice(path):
+    """JSON keeps the last of two equal keys without a word, so a second string would silently replace the first."""
+
+    def unique(pairs):
+        keys = [key for key, _ in pairs]
+        assert len(keys) == len(set(keys)), sorted(k for k in set(keys) if keys.count(k) > 1)
+        return dict(pairs)
+
+    json.loads(path.read_text("utf-8"), object_pairs_hook=unique)
+
+
 @pytest.mark.parametrize("locale", [loc for loc in i18n.LOCALES if loc != "en"])
 def test_every_string_is_translated_with_the_same_placeholders(locale):
     english, other = _catalog("en"), _catalog(locale)

@@ -84,6 +84,16 @@ def _short(text: str, limit: int = BUTTON_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+# What may open a turn's line ("Turn 5: Ana rolls 4 and moves …"), and a battle's steps up to who won.
+TURN_OPENINGS = frozenset({"TurnMissed", "Moved", "RolledToMove"})
+FIGHT_STEPS = frozenset({"FoeRolled", "FateSpent", "BattleResolved", "FoeDefeated", "BattleLost", "StandOff"})
+FIGHT_ENDS = frozenset({"FoeDefeated", "BattleLost", "StandOff"})
+
+
+def _rolled_to_move(event: Event) -> bool:
+    return event["type"] == "DiceRolled" and event["reason"] == "move"
+
+
 class TalismanPresenter(GamePresenter):
     engine_name = "talisman"
     render_table_fn = talisman_render.render_table
@@ -199,21 +209,33 @@ class TalismanPresenter(GamePresenter):
     # --- telling what happened ------------------------------------------------------------------------------
 
     def joined(self, before: Event, event: Event) -> Event | None:
-        """One line for a missed turn, for a roll to move and the move it made, and for a card drawn and then
-        encountered where it was drawn."""
+        """One line for a turn's start with what opened it (a roll to move and the move it made, or a missed
+        turn), for a card drawn and then met where it was drawn, and for a battle from the first roll to who won."""
         kind, was, seat = event["type"], before["type"], event.get("seat")
         if before.get("seat") != seat:
             return None
-        if kind == "TurnMissed" and was == "TurnStarted":
-            return {**before, "type": "TurnMissedAt"}
-        if kind == "Moved" and was == "DiceRolled" and before["reason"] == "move" and event["how"] == "move":
+        if was == "TurnOf":
+            then = self.joined(before["then"], event)
+            return {**before, "then": then} if then else None
+        if was == "TurnStarted" and (kind in TURN_OPENINGS or _rolled_to_move(event)):
+            return {**before, "type": "TurnOf", "then": event}
+        if kind == "Moved" and _rolled_to_move(before) and event["how"] == "move":
             return {**event, "type": "RolledToMove", "dice": before["dice"]}
         if kind == "CardEncountered" and was == "CardDrawn" and event["cards"] == [before["card"]]:
             if event["space"] == before["space"]:
                 return {**before, "type": "CardMet"}
+        if kind == "FoeRolled" and was == "DiceRolled" and before["reason"] == "battle":
+            return {"type": "Fight", "seat": seat, "parts": [before, event]}
+        if was == "Fight" and before["parts"][-1]["type"] not in FIGHT_ENDS and kind in FIGHT_STEPS:
+            return {**before, "parts": [*before["parts"], event]}
         return None
 
     def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
+        if event["type"] == "Fight":
+            return " ".join(t for part in event["parts"] if (t := self.event_text(part, names, view, locale)))
+        if event["type"] == "TurnOf":
+            then = self.event_text(event["then"], names, view, locale)
+            return self.t("turn_line", locale, turn=event["turn"], then=then)
         base = f"event.{event['type']}"
         variant = self._variant(event)
         params = {k: v for k, v in event.items() if k not in ("type", "private")}
