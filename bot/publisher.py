@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Set
 from datetime import timedelta
 from typing import Any
 
@@ -25,7 +26,7 @@ from bot.lobby import lobby_text
 from bot.private import PrivateMessages, version_mark
 from bot.service import ACTIVE, EXPIRED, FINISHED, LOBBY, GameService, PrivateMessage, ServiceError, Table
 from bot.ui import board_view, png_file
-from engines.base import visible_to
+from engines.base import Event, visible_to
 
 log = logging.getLogger(__name__)
 
@@ -298,26 +299,27 @@ class Publisher:
         record = table.record
         locale = record.locale
         public_view = table.view(None) if table.state is not None else {}
-        happened: list[str] = []
-        if table.state is not None:
-            moves = (
-                RECENT_MOVES if since is None else min(max(RECENT_MOVES, table.version - since), MOST_MOVES)
-            )
-            public = [
-                e
-                for events in await self.service.recent_events(table, moves)
-                for e in events
-                if visible_to(e, None)
-            ]
-            for event in game.condensed(public):
-                if text := game.event_text(event, table.names, public_view, locale):
-                    happened.append(f"• {text}")
         told_before = record.shown_version if since is None else since  # no `since`: the notes not yet shown
-        notes = [
-            f"• {self.note_text(table, note)}"
+        notes = sorted(  # a note from before notes had versions is new
+            (note.get("v", table.version), self.note_text(table, note))
             for note in record.notes or []
-            if note.get("v", table.version) > told_before  # a note from before versions were noted: now
-        ]
+            if note.get("v", table.version) > told_before
+        )
+        moves = RECENT_MOVES if since is None else min(max(RECENT_MOVES, table.version - since), MOST_MOVES)
+        told = await self.service.recent_events(table, moves) if table.state is not None else []
+        # In the order it happened: each note after the moves up to its version (a deadline's note after the
+        # move it tells), the public happenings between two notes condensed as the game tells them.
+        happened: list[str] = []
+        noted: set[int] = set()  # the lines that are notes: no cut drops them
+        public: list[Event] = []
+        for version, events in [*told, (None, [])]:
+            while notes and (version is None or notes[0][0] < version):
+                happened += self._happenings(game, table, public_view, public)
+                public = []
+                noted.add(len(happened))
+                happened.append(f"• {notes.pop(0)[1]}")
+            public += [event for event in events if visible_to(event, None)]
+        happened += self._happenings(game, table, public_view, public)
         status = game.status_text(public_view, table.names, locale) if table.state is not None else ""
         header = f"**{game.title(locale)} #{table.id}**" + (f" — {status}" if status else "")
         ending: list[str] = []
@@ -326,11 +328,24 @@ class Publisher:
         elif table.status == ACTIVE and table.to_act():
             ending = ["", await self.waiting_text(table, pinged, reacting)]
         mark = f"-# {version_mark(table)}"
-        room = MAX_CONTENT - len("\n".join([header, *notes, *ending, mark])) - EARLIER_ROOM
-        kept, left_out = _newest(happened, room, MOST_HAPPENINGS)
+        room = (
+            MAX_CONTENT
+            - len("\n".join([header, *(happened[i] for i in noted), *ending, mark]))
+            - EARLIER_ROOM
+        )
+        kept, left_out = _newest(happened, room, MOST_HAPPENINGS, noted)
         if left_out:
             kept.insert(0, f"• {i18n.t('game.earlier', locale, count=left_out)}")
-        return clip("\n".join([header, *kept, *notes, *ending, mark]))
+        return clip("\n".join([header, *kept, *ending, mark]))
+
+    @staticmethod
+    def _happenings(game: Any, table: Table, public_view: Any, events: list[Event]) -> list[str]:
+        names, locale = table.names, table.record.locale
+        return [
+            f"• {text}"
+            for event in game.condensed(events)
+            if (text := game.event_text(event, names, public_view, locale))
+        ]
 
     async def waiting_text(self, table: Table, pinged: list[int], reacting: set[int]) -> str:
         """Who the game waits for: mentions for those pinged, names for the rest; a reaction window says how long
@@ -400,15 +415,21 @@ def outcome_text(table: Table) -> str:
     return f"🏆 {over}\n{i18n.t('game.scores', locale, scores=scores)}"
 
 
-def _newest(lines: list[str], room: int, most: int) -> tuple[list[str], int]:
-    """The newest of `lines` that fit in `room` characters, one per line, and at most `most` of them; and how
-    many were left out."""
+def _newest(lines: list[str], room: int, most: int, always: Set[int] = frozenset()) -> tuple[list[str], int]:
+    """The newest of `lines` that fit in `room` characters, one per line, and at most `most` of them, with the
+    lines numbered in `always` kept wherever they stand (their room is not in `room`); and how many were left
+    out."""
     kept: list[str] = []
-    for line in reversed(lines):
-        room -= len(line) + 1
-        if len(kept) == most or room < 0:
-            break
-        kept.append(line)
+    counted = 0
+    full = False
+    for index in range(len(lines) - 1, -1, -1):
+        if index not in always:
+            room -= len(lines[index]) + 1
+            full = full or counted == most or room < 0
+            if full:
+                continue
+            counted += 1
+        kept.append(lines[index])
     kept.reverse()
     return kept, len(lines) - len(kept)
 

@@ -27,6 +27,8 @@ if TYPE_CHECKING:
 
 # Where games are listed: ("channel", channel or thread id) or ("user", user id).
 Place = tuple[str, int]
+# A move as the board tells it: the game's version it made, and its events.
+MoveEvents = tuple[int, list["Event"]]
 
 GAMES_KEPT = 256  # a table with its decoded state and views: some 50 KB
 PLACES_KEPT = 4096  # a place is a set of a few game ids
@@ -125,7 +127,7 @@ class RecentGames:
 @dataclass
 class _Tail:
     version: int  # the game's version the tail ends at
-    moves: list[list[Event]]  # its last moves' events, oldest first
+    moves: list[MoveEvents]  # its last moves, oldest first
     whole: bool  # whether that is every move of the game
     asked: int  # the most moves the board last asked for
 
@@ -146,8 +148,8 @@ class MoveTails:
         self.moves_kept = moves_kept
         self._tails: OrderedDict[int, _Tail] = OrderedDict()
 
-    def tail(self, game_id: int, version: int, limit: int) -> list[list[Event]] | None:
-        """The events of the last `limit` moves up to `version`, if they are known."""
+    def tail(self, game_id: int, version: int, limit: int) -> list[MoveEvents] | None:
+        """The last `limit` moves up to `version`, if they are known."""
         kept = self._tails.get(game_id)
         if kept is None or kept.version != version or (len(kept.moves) < limit and not kept.whole):
             return None
@@ -155,16 +157,16 @@ class MoveTails:
         self._tails.move_to_end(game_id)
         return kept.moves[-limit:] if limit else []
 
-    def read(self, game_id: int, version: int, limit: int, events: list[list[Event]]) -> None:
+    def read(self, game_id: int, version: int, limit: int, moves: list[MoveEvents]) -> None:
         """The last `limit` moves up to `version` as read from the move log (fewer: the game has no more)."""
-        self._keep(game_id, _Tail(version, events, len(events) < limit, limit))
+        self._keep(game_id, _Tail(version, moves, len(moves) < limit, limit))
 
     def committed(self, game_id: int, version: int, events: list[Event]) -> None:
         """A move this process committed as `version`: the tail over the version before it grows by it."""
         kept = self._tails.pop(game_id, None)
         if kept is not None and kept.version == version - 1:
             size = max(self.moves_kept, kept.asked + 1)
-            moves = [*kept.moves, events]
+            moves = [*kept.moves, (version, events)]
             self._keep(game_id, _Tail(version, moves[-size:], kept.whole and len(moves) <= size, kept.asked))
 
     def _keep(self, game_id: int, tail: _Tail) -> None:

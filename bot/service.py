@@ -34,7 +34,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 from bot.db import read, write
 from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
 from bot.games import presenter
-from bot.recent import MoveTails, Place, RecentGames
+from bot.recent import MoveEvents, MoveTails, Place, RecentGames
 from engines import get_engine
 from engines.base import Action, Engine, Event, IllegalAction, State, View
 
@@ -1317,24 +1317,24 @@ class GameService:
         transaction at a time and has no row locks: there this is a plain read."""
         return await session.get(Game, game_id, with_for_update={"key_share": True})
 
-    async def recent_events(self, table: Table, limit: int) -> list[list[Event]]:
-        """The events of the game's last `limit` moves up to `table`'s version, oldest first: kept from this
-        process's own commits (bot/recent.py), else read (only that column: the stored states beside them are
-        large)."""
+    async def recent_events(self, table: Table, limit: int) -> list[MoveEvents]:
+        """The game's last `limit` moves up to `table`'s version, oldest first, each with the version it made:
+        kept from this process's own commits (bot/recent.py), else read (only those columns: the stored states
+        beside them are large)."""
         kept = self.tails.tail(table.id, table.version, limit)
         if kept is not None:
             return kept
         async with self.sessions() as session:
             moves = _MOVES.c
-            rows = await session.scalars(
-                select(moves.events)
+            rows = await session.execute(
+                select(moves.version, moves.events)
                 .where(moves.game_id == table.id, moves.version <= table.version)
                 .order_by(moves.version.desc())
                 .limit(limit)
             )
-            events = list(reversed(list(rows)))
-        self.tails.read(table.id, table.version, limit, events)
-        return events
+            told = [(version, events) for version, events in reversed(rows.all())]
+        self.tails.read(table.id, table.version, limit, told)
+        return told
 
     # --- spectators and stats -------------------------------------------------------------------------------------
 

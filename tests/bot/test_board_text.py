@@ -24,7 +24,9 @@ class Service:
 
     async def recent_events(self, table, limit: int):
         self.asked.append(limit)
-        return [[{"type": "Told", "n": n}] for n in range(self.moves)][-limit:]
+        return [(n + 1, [{"type": "Told", "n": n}]) for n in range(self.moves)][
+            -limit:
+        ]  # move n made version n+1
 
 
 class Game:
@@ -45,8 +47,8 @@ class Game:
         return "Talisman"
 
 
-def _table(version: int, acting: tuple[int, ...] = (0,)) -> SimpleNamespace:
-    record = SimpleNamespace(locale="en", notes=[], guild_id=1, shown_version=0)
+def _table(version: int, acting: tuple[int, ...] = (0,), notes: list | None = None) -> SimpleNamespace:
+    record = SimpleNamespace(locale="en", notes=notes or [], guild_id=1, shown_version=0)
     return SimpleNamespace(
         id=7,
         version=version,
@@ -63,11 +65,12 @@ def _table(version: int, acting: tuple[int, ...] = (0,)) -> SimpleNamespace:
 
 
 async def _board(
-    moves: int, version: int, since: int | None, acting: tuple[int, ...] = (0,)
+    moves: int, version: int, since: int | None, acting: tuple[int, ...] = (0,), notes: list | None = None
 ) -> tuple[str, list[int]]:
     service = Service(moves)
     publisher = Publisher(client=None, service=service, private=None, pictures=None)  # type: ignore[arg-type]
-    text = await publisher.board_content(_table(version, acting), Game(), [100], set(), since)
+    publisher.note_text = lambda table, note: f"note {note['v']}"  # type: ignore[method-assign]
+    text = await publisher.board_content(_table(version, acting, notes), Game(), [100], set(), since)
     return text, service.asked
 
 
@@ -93,3 +96,26 @@ async def test_a_board_tells_at_least_the_last_few_moves_and_everything_since_th
 async def test_several_people_to_act_are_named_apart():
     text, _ = await _board(moves=3, version=3, since=0, acting=(0, 1))
     assert "<@100>, Bob — your move in Talisman #7." in text  # pinged Alice, and Bob, who turned pings off
+
+
+async def test_notes_are_told_where_they_happened_and_no_cut_drops_them():
+    """A game's start, a seat handed over or a missed deadline is told between the moves before and after it
+    (a deadline's note after the move it tells, of the same version), however many lines are cut."""
+    notes = [{"key": "k", "v": v} for v in (40, 3, 33, 36)]  # moves made versions 1..40
+    text, asked = await _board(moves=40, version=40, since=2, notes=notes)
+    lines = [line.split(" ·")[0] for line in text.splitlines() if line.startswith("• ")]
+    earlier = int(lines[0].split()[3])  # "• … and N earlier happenings: …"
+    told = lines[1:]
+    assert [line for line in told if line.startswith("• note")] == [
+        "• note 3",
+        "• note 33",
+        "• note 36",
+        "• note 40",
+    ]
+    made = [int(line.split()[2]) + 1 if "happening" in line else None for line in told]  # each move's version
+    assert earlier > 0 and earlier + sum(v is not None for v in made) == asked[0]  # a cut, and no note in it
+    for i, line in enumerate(told):
+        if line.startswith("• note"):
+            v = int(line.split()[2])
+            assert all(m <= v for m in made[:i] if m), (v, told)
+            assert all(m > v for m in made[i + 1 :] if m), (v, told)
