@@ -270,17 +270,25 @@ class RollPlayerPresenter(GamePresenter):
     # --- telling what happened ------------------------------------------------------------------------------
 
     def joined(self, before: Event, event: Event) -> Event | None:
-        """The initiative roll with where its dice went, card by card, in one line."""
-        if event["type"] == "DieSorted" and before["type"] in ("InitiativeRolled", "InitiativeSorted"):
-            die = [event["colour"], event["value"]]
-            return {
-                **before,
-                "type": "InitiativeSorted",
-                "sorted": [*before.get("sorted", []), die],
-                "last": event["card"],
-                "first": before.get("first", event["card"]),
+        """Initiative dice put on cards one after another in one line ("on initiative cards 1–4: …"), with the
+        roll that gave them if it came just before."""
+        if event["type"] != "DieSorted":
+            return None
+        if before["type"] == "DieSorted":
+            before = {
+                "type": "DiceSorted",
+                "sorted": [_die(before)],
+                "first": before["card"],
+                "last": before["card"],
             }
-        return None
+        elif before["type"] == "InitiativeRolled":
+            before = {**before, "type": "InitiativeSorted", "sorted": [], "first": event["card"]}
+        if (
+            before["type"] not in ("InitiativeSorted", "DiceSorted")
+            or before.get("last", event["card"] - 1) != event["card"] - 1
+        ):
+            return None  # the cards named "first–last" must follow one another
+        return {**before, "sorted": [*before["sorted"], _die(event)], "last": event["card"]}
 
     def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
         kind = event["type"]
@@ -654,3 +662,7 @@ class RollPlayerPresenter(GamePresenter):
             if typed_as is not None:
                 out.append((own if typed_as == own else f"{own} ({typed_as})", own))
         return out[:25]
+
+
+def _die(sorted_event: Event) -> list[Any]:
+    return [sorted_event["colour"], sorted_event["value"]]

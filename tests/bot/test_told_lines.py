@@ -44,7 +44,7 @@ def _facts(name: str, events: list[dict]) -> Counter:
         if name == "roll_player":
             if kind == "DieSorted":
                 facts[e["card"], e["colour"], e["value"]] += 1
-            if kind == "InitiativeSorted":
+            if kind in ("InitiativeSorted", "DiceSorted"):
                 cards = range(e["first"], e["last"] + 1)
                 facts.update(
                     (card, colour, value) for card, (colour, value) in zip(cards, e["sorted"], strict=True)
@@ -139,6 +139,10 @@ def test_roll_player_initiative_roll_names_the_die_on_each_card():
     ]
     told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(events)]
     assert told == ["Cy rolls the initiative dice; on initiative cards 1–3: White 1, Gold 3, Blue 6."]
+    # Dice sorted again after a tie is settled, or after a reroll (cards 1, 3 and 4: a gap is told apart).
+    again = [{"type": "DieSorted", "card": n, "colour": "red", "value": n} for n in (1, 3, 4)]
+    told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(again)]
+    assert told == ["Red 1 goes on initiative card 1.", "On initiative cards 3–4: Red 3, Red 4."]
 
 
 def test_talisman_turns_are_told_in_fewer_lines():
