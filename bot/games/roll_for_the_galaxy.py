@@ -239,8 +239,9 @@ class RollForTheGalaxyPresenter(GamePresenter):
         if "colors" in event:  # the runs `condensed` made
             params["dice"] = self.dice_list(event["colors"], locale)
             params["count"] = len(event["colors"])
-        if kind == "PlayersReady":
-            params["players"] = self.t("list_sep", locale).join(names[s] for s in event["ready"])
+        if kind == "PlayersReady":  # "Ana, Bo and Cy"
+            *first, last = (names[s] for s in event["ready"])
+            params["players"] = self.t("list_sep", locale).join(first) + self.t("last_sep", locale) + last
         if "drawn" in event:
             params["tiles"] = self.t("tiles_drawn", locale, count=event["drawn"])
         for key in ("good", "shipper"):

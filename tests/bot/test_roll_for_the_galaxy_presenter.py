@@ -178,6 +178,7 @@ def test_runs_of_like_happenings_are_told_in_one_line(game):
         {"type": "CreditsGained", "seat": 1, "amount": 3, "credits": 4, "reason": "trade"},
         {"type": "PlayerReady", "seat": 2},
         {"type": "PlayerReady", "seat": 0},
+        {"type": "PlayerReady", "seat": 1},
     ]
     told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(events)]
     assert told == [
@@ -191,7 +192,7 @@ def test_runs_of_like_happenings_are_told_in_one_line(game):
         "Carol recruits a Genes die into the cup ($3 left).",
         "Alice consumes the Home good from New Sparta with a Novelty shipper: +2 VP, 30 left in the pool.",
         "Bob trades the Home good from New Sparta: +$3, now $4.",
-        "Carol, Alice are ready.",
+        "Carol, Alice and Bob are ready.",
     ]
     assert events[2] == stock(0, "red", 3)[0]  # the record itself is left as it was
 
