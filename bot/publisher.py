@@ -311,15 +311,17 @@ class Publisher:
         # move it tells), the public happenings between two notes condensed as the game tells them.
         happened: list[str] = []
         noted: set[int] = set()  # the lines that are notes: no cut drops them
-        public: list[Event] = []
-        for version, events in [*told, (None, [])]:
-            while notes and (version is None or notes[0][0] < version):
+        public: list[Event] = []  # the happenings since the last note
+        for version, events in told:
+            while notes and notes[0][0] < version:
                 happened += self._happenings(game, table, public_view, public)
                 public = []
                 noted.add(len(happened))
                 happened.append(f"• {notes.pop(0)[1]}")
             public += [event for event in events if visible_to(event, None)]
         happened += self._happenings(game, table, public_view, public)
+        noted.update(range(len(happened), len(happened) + len(notes)))
+        happened += [f"• {text}" for _, text in notes]
         status = game.status_text(public_view, table.names, locale) if table.state is not None else ""
         header = f"**{game.title(locale)} #{table.id}**" + (f" — {status}" if status else "")
         ending: list[str] = []

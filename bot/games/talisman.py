@@ -222,8 +222,7 @@ class TalismanPresenter(GamePresenter):
         if kind == "Moved" and _rolled_to_move(before) and event["how"] == "move":
             return {**event, "type": "RolledToMove", "dice": before["dice"]}
         if kind == "CardEncountered" and was == "CardDrawn" and event["cards"] == [before["card"]]:
-            if event["space"] == before["space"]:
-                return {**before, "type": "CardMet"}
+            return {**before, "type": "CardMet"} if event["space"] == before["space"] else None
         if kind == "FoeRolled" and was == "DiceRolled" and before["reason"] == "battle":
             return {"type": "Fight", "seat": seat, "parts": [before, event]}
         if was == "Fight" and before["parts"][-1]["type"] not in FIGHT_ENDS and kind in FIGHT_STEPS:
