@@ -175,31 +175,24 @@ class RollForTheGalaxyPresenter(GamePresenter):
             return {"type": "PlayersReady", "ready": [*before.get("ready", [before.get("seat")]), seat]}
         if before.get("seat") != seat:
             return None
-        if kind == "PhaseStarted" and was == "PhaseStarted":  # nothing happened in the earlier phase
+        if kind == "PhaseStarted" and was == "PhaseStarted":  # nothing was told in the earlier phase
             return event
-        recruited = [before["color"]] if was == "WorkerRecruited" else before.get("colors", [])
         if kind == "WorkerRecruited" and was in ("WorkerRecruited", "WorkersRecruited"):
-            return {
-                "type": "WorkersRecruited",
-                "seat": seat,
-                "colors": [*recruited, event["color"]],
-                "credits": event["credits"],
-            }
+            return _longer(_recruits(before), _recruits(event))
         if kind == "CreditsFloored" and was in ("WorkerRecruited", "WorkersRecruited"):
-            return {
-                "type": "WorkersRecruitedFloored",
-                "seat": seat,
-                "colors": recruited,
-                "credits": event["credits"],
-            }
+            return {**_recruits(before), "type": "WorkersRecruitedFloored", "credits": event["credits"]}
         if kind == "CreditsGained" and event["reason"] == "stock" and was == "Stocked":
+            run = {"type": "ExplorersStocked", "seat": seat, "colors": [before["color"]]}
+            return {**run, "amount": event["amount"], "credits": event["credits"]}
+        if kind == "TilesScouted" and was == "ScoutStarted":
             return {
-                "type": "ExplorersStocked",
+                "type": "ExplorersScouted",
                 "seat": seat,
                 "colors": [before["color"]],
-                "amount": event["amount"],
-                "credits": event["credits"],
+                "drawn": event["count"],
             }
+        if kind == was and kind in ("ExplorersStocked", "ExplorersScouted"):
+            return _longer(before, event)
         if kind == "VpGained" and event["reason"] == "consume" and was == "GoodConsumed":
             return {**before, "type": "GoodConsumedForVp", "amount": event["amount"], "pool": event["pool"]}
         if kind == "CreditsGained" and event["reason"] == "trade" and was == "GoodTraded":
@@ -208,25 +201,6 @@ class RollForTheGalaxyPresenter(GamePresenter):
                 "type": "GoodTradedForCredits",
                 "amount": event["amount"],
                 "credits": event["credits"],
-            }
-        if kind == "TilesScouted" and was == "ScoutStarted":
-            return {
-                "type": "ExplorersScouted",
-                "seat": seat,
-                "colors": [before["color"]],
-                "drawn": event["count"],
-            }
-        if kind == was == "ExplorersScouted":
-            return {
-                **event,
-                "colors": before["colors"] + event["colors"],
-                "drawn": before["drawn"] + event["drawn"],
-            }
-        if kind == was == "ExplorersStocked":
-            return {
-                **event,
-                "colors": before["colors"] + event["colors"],
-                "amount": before["amount"] + event["amount"],
             }
         return None
 
@@ -536,3 +510,21 @@ def _my_seat(view: View | None) -> dict[str, Any] | None:
 
 def _drop(params: dict[str, Any], *keys: str) -> dict[str, Any]:
     return {k: v for k, v in params.items() if k not in keys}
+
+
+def _recruits(event: Event) -> Event:
+    """A die recruited as a run of one, or a run as it is."""
+    if event["type"] == "WorkersRecruited":
+        return event
+    return {
+        "type": "WorkersRecruited",
+        "seat": event["seat"],
+        "colors": [event["color"]],
+        "credits": event["credits"],
+    }
+
+
+def _longer(run: Event, more: Event) -> Event:
+    """Two runs of one kind as one: the colours of both, the sums of what they brought, the balance after both."""
+    summed = {key: run[key] + more[key] for key in ("amount", "drawn") if key in more}
+    return {**more, "colors": run["colors"] + more["colors"], **summed}

@@ -274,21 +274,23 @@ class RollPlayerPresenter(GamePresenter):
         roll that gave them if it came just before."""
         if event["type"] != "DieSorted":
             return None
+        card = event["card"]
         if before["type"] == "DieSorted":
-            before = {
+            run = {
                 "type": "DiceSorted",
                 "sorted": [_die(before)],
                 "first": before["card"],
                 "last": before["card"],
             }
         elif before["type"] == "InitiativeRolled":
-            before = {**before, "type": "InitiativeSorted", "sorted": [], "first": event["card"]}
-        if (
-            before["type"] not in ("InitiativeSorted", "DiceSorted")
-            or before.get("last", event["card"] - 1) != event["card"] - 1
-        ):
+            run = {**before, "type": "InitiativeSorted", "sorted": [], "first": card, "last": card - 1}
+        elif before["type"] in ("InitiativeSorted", "DiceSorted"):
+            run = before
+        else:
+            return None
+        if run["last"] != card - 1:
             return None  # the cards named "first–last" must follow one another
-        return {**before, "sorted": [*before["sorted"], _die(event)], "last": event["card"]}
+        return {**run, "sorted": [*run["sorted"], _die(event)], "last": card}
 
     def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:
         kind = event["type"]
