@@ -30,7 +30,8 @@ ACCENT = (88, 101, 242)
 GOLD = (240, 190, 60)
 
 # Okabe and Ito's colour-blind-safe hues (lightened where they would sink into the dark table), in the order
-# seats take them; tests/render/test_palettes.py checks they stay apart under simulated deuteranopia.
+# seats take them; tests/render/test_palettes.py checks they stay apart under simulated deuteranopia
+# and protanopia.
 SEAT_COLOURS = [
     (228, 108, 30),  # red (vermilion)
     (86, 180, 233),  # blue (sky blue)
@@ -110,8 +111,10 @@ def _palette_png(image: Image.Image) -> bytes:
     """A palette picture written as PNG with zlib-ng: at its level 2 it deflates in half the CPU of zlib's fastest
     level (Pillow's level 1), into smaller files. Rows are stored unfiltered, as Pillow stores palette rows."""
     width, height = image.size
-    pixels = image.tobytes()
-    rows = b"".join(b"\0" + pixels[y * width : (y + 1) * width] for y in range(height))
+    # Each row starts with its filter byte (0): the picture one column to the right of a column of zeros.
+    framed = Image.new("P", (width + 1, height), 0)
+    framed.paste(image, (1, 0))
+    rows = framed.tobytes()
     header = struct.pack(">IIBBBBB", width, height, 8, 3, 0, 0, 0)  # 8-bit palette indices, no interlacing
     return b"".join(
         (

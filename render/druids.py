@@ -30,14 +30,14 @@ from render.text import labels as picture_labels
 
 KINDS = {kind["id"]: kind for kind in COMPONENTS["gem_kinds"]}
 # The components' colours, drawn in shades that colour-blind players still tell apart (Okabe and Ito's set where
-# it has the hue); tests/render/test_palettes.py checks them under simulated deuteranopia.
+# it has the hue); tests/render/test_palettes.py checks them under simulated deuteranopia and protanopia.
 FOLLOWER_RGB = {"red": (213, 94, 0), "blue": (86, 180, 233), "black": (28, 28, 30), "green": (0, 158, 115)}
 GEM_RGB = {
     "ruby": (200, 30, 70),
-    "sapphire": (0, 90, 200),
+    "sapphire": (10, 79, 181),
     "emerald": (0, 150, 110),
     "topaz": (240, 200, 40),
-    "amethyst": (150, 90, 220),
+    "amethyst": (160, 104, 240),
     "onyx": (28, 28, 30),
 }
 FOLLOWER_COLOURS = [FOLLOWER_RGB[c["id"]] for c in COMPONENTS["follower_colours"]]

@@ -17,6 +17,7 @@ from PIL import Image, ImageDraw
 from engines.base import View
 from engines.roll_for_the_galaxy import data as D
 from render.common import (
+    BACKGROUND,
     GOLD,
     MUTED,
     PANEL,
@@ -27,23 +28,22 @@ from render.common import (
     TEXT,
     canvas,
     fitted,
+    fixed_palette,
     font,
     paste_text,
     readable_on,
-    to_png_flat,
+    to_png_fixed,
 )
 from render.text import labels as picture_labels
 
 DIE = 20
+# Dice in the cup, Citizenry and on worlds are told apart by colour alone, so their shades stay apart for
+# colour-blind players (tests/render/test_palettes.py); a world is drawn in the colour of the goods it makes.
 DIE_RGB = {d["id"]: tuple(d["rgb"]) for d in D.DICE}
-WORLD_RGB = {
-    "grey": (120, 122, 130),
-    "blue": (60, 120, 210),
-    "brown": (140, 95, 55),
-    "green": (55, 150, 75),
-    "yellow": (215, 185, 40),
-}
+WORLD_RGB = {"grey": (120, 122, 130), **{c: DIE_RGB[c] for c in ("blue", "brown", "green", "yellow")}}
 DEV_RGB = (92, 70, 140)
+PHASE_RUNNING = (70, 110, 80)
+DIE_EDGE = (20, 20, 24)
 FACE_MARK = {"explore": "E", "develop": "D", "settle": "S", "produce": "P", "ship": "$", "wild": "★"}
 
 
@@ -85,7 +85,7 @@ def _die(
 def _die_tile(color: str, mark: str, size: int, ghost: bool, ground: RGB) -> Image.Image:
     tile, draw = canvas(size + 1, size + 1, ground)
     fill = DIE_RGB[color]
-    outline = GOLD if ghost else (20, 20, 24)
+    outline = GOLD if ghost else DIE_EDGE
     draw.rounded_rectangle((0, 0, size, size), 4, fill=fill, outline=outline, width=2 if ghost else 1)
     if mark:
         draw.text(
@@ -122,7 +122,7 @@ def _phase_strip(
         running = phase in view["phases"]
         current = view["stage"] == phase
         x0 = x + i * (width + 8)
-        fill = (70, 110, 80) if running else PANEL
+        fill = PHASE_RUNNING if running else PANEL
         draw.rounded_rectangle(
             (x0, y, x0 + width, y + 40),
             8,
@@ -144,11 +144,25 @@ def _status(view: dict[str, Any], seat: int, labels: dict[str, Any]) -> str:
     return labels["acting"] if seat in view["to_act"] else labels["done"]
 
 
+# The grounds that carry black or white letters.
+_LETTERED = [*SEAT_COLOURS, *DIE_RGB.values(), *WORLD_RGB.values(), DEV_RGB]
+# Every colour the pictures draw, and the edges of letters on each ground: mapping to it keeps every pixel within
+# 16 of 255 of what was drawn (a palette chosen per picture from its pixels moved thin edges by up to 36), in a
+# third of the CPU.
+PALETTE = fixed_palette(
+    [BACKGROUND, PANEL, PANEL_LIGHT, TEXT, MUTED, GOLD, PHASE_RUNNING, DIE_EDGE, *_LETTERED],
+    {
+        BACKGROUND: [TEXT, MUTED],
+        PANEL: [TEXT, MUTED, GOLD],
+        PHASE_RUNNING: [TEXT],
+        **{ground: [readable_on(ground)] for ground in _LETTERED},
+    },
+    steps=8,
+)
+
+
 def _png(image: Image.Image) -> bytes:
-    # Small dice faces and thin coloured edges need the finer sample: picked from a quarter of the pixels, no
-    # channel moves by more than 23 of 255 from what was drawn, at about 70 % of the cost of a palette from every
-    # pixel.
-    return to_png_flat(image, sample=2, colours=256)
+    return to_png_fixed(image, PALETTE)
 
 
 # --- the table, sized for the chat: seats in a grid of panels, tiles as named lines -------------------------

@@ -1,6 +1,6 @@
-"""Colours that tell things apart stay apart for colour-blind players: each palette is run through a simulation
-of deuteranopia (Machado, Oliveira and Fernandes 2009, severity 1) and every pair must still differ by at least
-MIN_DELTA_E (CIE76 ΔE in CIELAB), the difference between two clearly different colours."""
+"""Colours that tell things apart stay apart for colour-blind players: each palette is run through simulations
+of deuteranopia and protanopia (Machado, Oliveira and Fernandes 2009, severity 1) and every pair must still differ
+by at least MIN_DELTA_E (CIE76 ΔE in CIELAB), the difference between two clearly different colours."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import itertools
 
 import pytest
 
-from render import druids, results, roll_player
+from render import druids, results, roll_for_the_galaxy, roll_player
 from render.common import SEAT_COLOURS
 
 MIN_DELTA_E = 12
@@ -16,6 +16,11 @@ DEUTERANOPIA = (
     (0.367322, 0.860646, -0.227968),
     (0.280085, 0.672501, 0.047413),
     (-0.011820, 0.042940, 0.968881),
+)
+PROTANOPIA = (
+    (0.152286, 1.052583, -0.204868),
+    (0.114503, 0.786281, 0.099216),
+    (-0.003882, -0.048116, 1.051998),
 )
 
 
@@ -29,10 +34,14 @@ def _gamma(c: float) -> float:
     return 12.92 * c if c <= 0.0031308 else 1.055 * c ** (1 / 2.4) - 0.055
 
 
-def deuteranope(rgb):
-    """How `rgb` looks to a deuteranope (as sRGB 0..1)."""
+def seen_with(matrix, rgb):
+    """How `rgb` looks through a simulation matrix (as sRGB 0..1)."""
     lin = [_linear(c) for c in rgb]
-    return tuple(_gamma(sum(m * c for m, c in zip(row, lin, strict=True))) for row in DEUTERANOPIA)
+    return tuple(_gamma(sum(m * c for m, c in zip(row, lin, strict=True))) for row in matrix)
+
+
+def deuteranope(rgb):
+    return seen_with(DEUTERANOPIA, rgb)
 
 
 def lab(srgb01):
@@ -57,14 +66,19 @@ PALETTES = {
     "Druids gems": list(druids.GEM_RGB.values()),
     "Roll Player dice": list(roll_player.DIE_RGB.values()),
     "results categories": results.CATEGORY_COLOURS,
+    "Roll for the Galaxy dice": list(roll_for_the_galaxy.DIE_RGB.values()),
+    # worlds on a seat's panel, and the panel itself (a grey world must not sink into it)
+    "Roll for the Galaxy worlds": [*roll_for_the_galaxy.WORLD_RGB.values(), roll_for_the_galaxy.PANEL],
 }
 
 
+@pytest.mark.parametrize("vision", [DEUTERANOPIA, PROTANOPIA], ids=["deuteranopia", "protanopia"])
 @pytest.mark.parametrize("name", PALETTES)
-def test_palette_stays_apart_under_deuteranopia(name):
+def test_palette_stays_apart_for_colour_blind_eyes(name, vision):
     colours = PALETTES[name]
     worst = min(
-        (delta_e(deuteranope(a), deuteranope(b)), a, b) for a, b in itertools.combinations(colours, 2)
+        (delta_e(seen_with(vision, a), seen_with(vision, b)), a, b)
+        for a, b in itertools.combinations(colours, 2)
     )
     assert worst[0] >= MIN_DELTA_E, worst
 

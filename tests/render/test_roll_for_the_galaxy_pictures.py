@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-import pytest
+import io
 
+import pytest
+from PIL import Image, ImageChops
+
+import render.roll_for_the_galaxy as rftg
 from engines.rng import Rng
 from engines.roll_for_the_galaxy import ENGINE
 from render.roll_for_the_galaxy import render_private, render_table
@@ -47,3 +51,20 @@ def test_private_screen_shows_the_roll_only_to_its_owner():
     assert ENGINE.view(state, 1)["seats"][0].get("dice") is None
     assert ENGINE.view(state, 0)["seats"][0]["dice"]
     assert render_private(ENGINE.view(state, 1), "en") != render_private(ENGINE.view(state, 0), "en")
+
+
+@pytest.mark.parametrize(("players", "stage", "locale"), [(4, "assign", "ko"), (3, "ship", "en")])
+def test_the_fixed_palette_keeps_every_pixel_close_to_what_was_drawn(players, stage, locale, monkeypatch):
+    """The pictures go out through one palette made of the colours drawn and the letters' edges: no pixel of the
+    decoded picture, thin die edges and letters on every ground included, moves far from the drawing."""
+    drawn = []
+    encode = rftg._png
+    monkeypatch.setattr(rftg, "_png", lambda image: drawn.append(image) or encode(image))
+    state = _mid_game(players, stage)
+    pictures = [render_table(ENGINE.view(state, None), ["Ana", "민준", "Bea", "서연"][:players], locale)]
+    pictures += [render_private(ENGINE.view(state, seat), locale) for seat in range(players)]
+    assert len(drawn) == len(pictures)
+    for image, png in zip(drawn, pictures, strict=True):
+        decoded = Image.open(io.BytesIO(png)).convert("RGB")
+        worst = max(high for _, high in ImageChops.difference(image, decoded).getextrema())
+        assert worst <= 16
