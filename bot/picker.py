@@ -323,25 +323,19 @@ class Picker:
         return edit
 
     async def move_by_text(self, interaction: discord.Interaction, table: Table, value: str) -> None:
-        """/play move (already deferred): the autocomplete value is '<choice token>:<index into the choices>'."""
+        """/play move (already deferred): the autocomplete's value is '<choice token>:<index into the choices>';
+        words typed without picking a suggestion are taken when they name exactly one of the player's moves."""
         locale = i18n.norm(str(interaction.locale))
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise ServiceError("not_a_player")
         if table.status != ACTIVE or table.state is None:
             raise ServiceError("game_not_running")
-        try:
-            token_text, index_text = value.split(":", 1)
-            token, index = int(token_text), int(index_text)
-        except ValueError:
-            raise ServiceError("malformed_action") from None
         actions = choices(table, seat)
-        if not actions:
-            raise IllegalAction("not_your_turn")
-        if token != table.choice_token(seat):
-            raise ServiceError("stale_plain")
-        if not 0 <= index < len(actions):
-            raise ServiceError("malformed_action")
+        if not actions:  # say whom the game waits for, as the picker does
+            await interaction.followup.send(await self.waiting_line(table, seat, locale), ephemeral=True)
+            return
+        index = self._index_of(table, seat, value, locale)
         try:
             result = await self.service.act(
                 table.id, interaction.user.id, actions[index], expected_version=table.version, read=table
@@ -355,23 +349,44 @@ class Picker:
         await _answer(interaction, await self.confirmation([result], locale), table.id)
         await self.host.after_commit(table.id)
 
+    def _index_of(self, table: Table, seat: int, value: str, locale: str) -> int:
+        """Which of the seat's choices /play move names: a suggestion's value, or words matching one label."""
+        token_text, _, index_text = value.partition(":")
+        if token_text.isdigit() and index_text.isdigit():
+            if int(token_text) != table.choice_token(seat):
+                raise ServiceError("stale_plain")
+            if int(index_text) < len(choices(table, seat)):
+                return int(index_text)
+            raise ServiceError("malformed_action")
+        typed = value.casefold().strip()
+        labels = self._labels(table, seat, locale)
+        hits = labels.matching(typed, len(choices(table, seat))) if typed else []
+        found = [index for index, label in hits if label.casefold() == typed] or [index for index, _ in hits]
+        if len(found) == 1:
+            return found[0]
+        raise ServiceError("move_ambiguous" if found else "move_not_found", typed=i18n.echo(value.strip()))
+
     @staticmethod
-    def action_choices(table: Table, user_id: int, typed: str, locale: str) -> list[tuple[str, str]]:
-        """Autocomplete for /play move: (label, value) pairs matching what the user typed."""
-        seat = table.seat_of(user_id)
-        if seat is None or table.state is None or table.status != ACTIVE:
-            return []
+    def _labels(table: Table, seat: int, locale: str) -> _Labels:
+        """The seat's choices in words, kept with the table (one game version) for the next keystrokes."""
         game = presenter(table.engine.name)
-        token = table.choice_token(seat)
-        # Kept with the table (one game version) for the next keystrokes.
-        labels = table.once(
+        return table.once(
             f"labels {locale}",
             seat,
             lambda: _Labels(
                 game.action_text(a, table.view(seat), locale)[:100] for a in choices(table, seat)
             ),
         )
-        return [(label, f"{token}:{index}") for index, label in labels.matching(typed.casefold().strip(), 25)]
+
+    @staticmethod
+    def action_choices(table: Table, user_id: int, typed: str, locale: str) -> list[tuple[str, str]]:
+        """Autocomplete for /play move: (label, value) pairs matching what the user typed."""
+        seat = table.seat_of(user_id)
+        if seat is None or table.state is None or table.status != ACTIVE:
+            return []
+        token = table.choice_token(seat)
+        matching = Picker._labels(table, seat, locale).matching(typed.casefold().strip(), 25)
+        return [(label, f"{token}:{index}") for index, label in matching]
 
 
 async def _acknowledge(interaction: discord.Interaction) -> None:

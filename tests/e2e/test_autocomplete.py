@@ -96,3 +96,37 @@ async def test_a_move_made_by_another_process_makes_a_suggestion_the_command_ref
             moved, int(mover.id), "", "en"
         )
         assert fresh != before
+
+
+async def test_play_move_takes_typed_words_that_name_one_move_and_says_whom_the_game_waits_for(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, dave = h.users["alice"], h.users["dave"]
+        game_id = await h.start_game("druids", ("alice", "dave"))
+        table = await h.table(game_id)
+        thread = h.thread(table)
+        seat = table.to_act()[0]
+        mover = next(u for u in (alice, dave) if int(u.id) == table.user_at(seat))
+        other = dave if mover is alice else alice
+
+        # Not your turn: the answer names whom the game waits for, and nothing changes.
+        early = await h.slash(other, thread, "play move", {"action": "anything"})
+        assert early.message.audience.user_id == other.id
+        assert f"waiting for {mover.name}" in early.message.text
+        assert (await h.table(game_id)).version == table.version
+
+        labels = [label for label, _ in h.bot.host.action_choices(table, int(mover.id), "", "en")]
+        shared = next(letter for letter in labels[0] if sum(letter in label for label in labels) > 1)
+        for words, refusal in (("no such move at all", "None of your moves"), (shared, "more than one")):
+            refused = await h.slash(mover, thread, "play move", {"action": words})
+            assert refusal in refused.message.text and refused.message.audience.user_id == mover.id
+            assert (await h.table(game_id)).version == table.version
+
+        # A move's whole label, typed in other letter case, is that move.
+        wanted = table.engine.legal_actions(table.state, seat)[0]
+        typed_label = labels[0].upper()
+        done = await h.slash(mover, thread, "play move", {"action": typed_label})
+        moved = await h.table(game_id)
+        assert moved.version == table.version + 1
+        assert (await h.bot.host.service.moves(game_id))[-1].action == wanted
+        assert done.message.text.startswith("Done")
+        assert h.sb.violations == []
