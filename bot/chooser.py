@@ -263,6 +263,8 @@ def picker_actions(
     be asked as a set or drawn blind, whole runs of the mover's moves are offered instead (`turn_runs`)."""
     if actions is None:
         actions = engine.legal_actions(state, seat)
+    if seat not in engine.to_act(state):  # side actions out of turn ("take back my ready"): each on its own
+        return actions
     if offers_whole_turns(engine):
         plan = suggestion(engine, state, seat) if suggest and actions else None
         runs, ended = turn_runs(engine, state, seat, actions)

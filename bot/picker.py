@@ -132,6 +132,8 @@ class Picker:
         status = game.status_text(view_data, table.names, locale)
         if status:
             lines.append(f"*{status}*")
+        if seat not in table.to_act():  # only side actions, such as taking back a "ready"
+            lines.append(i18n.t("chooser.meanwhile", locale))
         if isinstance(step, Chosen):  # only one thing to do: one button that does it
             label = game.action_text(step.action, view_data, locale)
             return _clip("\n".join(lines)), chooser_view(table, token, path, [label], locale, direct=True)

@@ -246,3 +246,18 @@ def test_every_druids_run_the_picker_offers_is_legal_move_by_move():
                 for action in rng.sample(offered, min(15, len(offered))):
                     _outcome(engine, state, seat, split(action))
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+
+
+def test_a_side_action_out_of_turn_is_offered_on_its_own():
+    """A Roll for the Galaxy seat that is ready may take it back, and nothing more: chained with what would follow,
+    the picker offered "Ready" again, which took the ready back and gave it again, telling the table twice."""
+    engine = get_engine("roll_for_the_galaxy")
+    state = engine.new_game(2, {}, 3)
+    while not (state["stage"] == "assign" and state["seats"][0]["dice"]):
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 0))
+    state, _ = engine.apply(state, 0, {"type": "auto_assign"})
+    assert engine.to_act(state) == [1] and engine.legal_actions(state, 0) == []
+    side = engine.side_actions(state, 0)
+    assert picker_actions(engine, state, 0, side) == side == [{"type": "unready"}]
+    assert isinstance(narrow(side, []), Chosen)

@@ -13,6 +13,7 @@ import pytest
 
 from bot.chooser import Prompt, narrow, path_to
 from bot.games import presenter
+from bot.service import choices
 from engines.base import Action
 from engines.roll_for_the_galaxy import data as D
 from sandbox.model import Message, User
@@ -253,4 +254,31 @@ async def test_a_whole_four_player_game_to_the_end(tmp_path):
         assert assignments >= 2 * table.state["round"] - 2  # every round, both people assigned by DM
         final = h.board_message(table)
         assert "🏆" in final.text and not final.interactive()
+        assert h.sb.violations == []
+
+
+async def test_a_ready_player_is_offered_only_to_take_it_back(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob = h.users["alice"], h.users["bob"]
+        game_id = await h.start_game("roll_for_the_galaxy", ("alice", "bob"))
+        people = {int(alice.id): alice, int(bob.id): bob}
+        while (table := await h.table(game_id)).state[
+            "stage"
+        ] != "assign":  # both choose their starting tiles
+            seat = table.to_act()[0]
+            user = people[table.user_at(seat)]
+            index = choices(table, seat).index(table.engine.bot_action(table.state, seat, 0))
+            await h.slash(user, h.thread(table), "play move", {"action": f"{h.token(table, user)}:{index}"})
+        seat = table.seat_of(int(alice.id))
+        await h.play_through_chooser(alice, game_id, {"type": "auto_assign"})
+        ready = await h.table(game_id)
+        assert ready.to_act() == [ready.seat_of(int(bob.id))]
+
+        picker = (await h.click(alice, h.board_message(ready), f"table:turn:{game_id}")).message
+        assert "waiting for Bob" in picker.text and "Your part is done for now. You can still:" in picker.text
+        assert [c["label"] for c in picker.interactive()] == ["Take back my ready"]
+        await h.click(alice, picker, picker.interactive()[0]["custom_id"])
+        taken_back = await h.table(game_id)
+        assert taken_back.version == ready.version + 1 and seat in taken_back.to_act()
+        assert (await h.service.moves(game_id))[-1].action == {"type": "unready"}
         assert h.sb.violations == []
