@@ -25,7 +25,7 @@ from engines.roll_player.data import (
     ROW_ACTION,
     SOLO,
 )
-from engines.roll_player.engine import card_price
+from engines.roll_player.rules import card_price, initiative_gold
 from render import roll_player as roll_player_render
 
 _ATTRIBUTE_NAMES = {attr["id"]: attr["name"] for attr in DICE["attributes"]}
@@ -114,7 +114,10 @@ class RollPlayerPresenter(GamePresenter):
         if card is None or card.get("die") is None:
             return self.initiative_name(number, locale)
         text = self.t("initiative_die", locale, number=number, die=self.die_label(card["die"], locale))
-        return self.t("initiative_gold", locale, card=text, gold=card["gold"]) if card.get("gold") else text
+        seat = view.get("viewer")
+        # What taking it pays the reader (a Rogue gets more); anyone else reads the gold on the card.
+        gold = initiative_gold(view["seats"][seat], card["gold"]) if seat is not None else card["gold"]
+        return self.t("initiative_gold", locale, card=text, gold=gold) if gold else text
 
     def names_of(self, seats: list[int], names: list[str], locale: str) -> str:
         return ", ".join(names[s] for s in seats if s is not None and 0 <= s < len(names)) or self.t(

@@ -46,6 +46,7 @@ from engines.roll_player.rules import (
     card_price,
     filled_positions,
     hands_used,
+    initiative_gold,
     moved,
     parse_position,
 )
@@ -708,9 +709,7 @@ class Planner:
             return self.gain(placed(me, action["row"], die, setup=True))
         if kind == "pick_card":
             card = self.view["initiative"][action["card"] - 1]
-            gold = card["gold"]
-            if gold and class_ability(me["class"]).get("kind") == "initiative_gold_bonus":
-                gold += class_ability(me["class"])["gold"]
+            gold = initiative_gold(me, card["gold"])
             later = len(self.view["initiative"]) - action["card"]
             return self.best_placement(card["die"]) + self.gold_gain(gold) + ORDER_VALUE * later
         if kind == "place_die":

@@ -58,6 +58,7 @@ from engines.roll_player.rules import (
     card_price,
     filled_positions,
     hands_used,
+    initiative_gold,
     moved,
     parse_position,
     sheet_full,
@@ -836,10 +837,7 @@ class RollPlayer(Engine):
     def _pick_card(self, state: State, seat: int, number: int, events: list[Event]) -> None:
         me = state["seats"][seat]
         card = self._card(state, number)
-        gold = card["gold"]
-        ability = class_ability(me["class"])
-        if gold and ability.get("kind") == "initiative_gold_bonus":
-            gold += ability["gold"]
+        gold = initiative_gold(me, card["gold"])
         me["gold"] += gold
         card["gold"] = 0
         card["owner"] = seat

@@ -64,6 +64,17 @@ def hands_used(seat: dict[str, Any]) -> int:
     return sum(CARDS[card]["hands"] for card in seat["cards"]["weapon"])
 
 
+def initiative_gold(me: dict[str, Any], card_gold: int) -> int:
+    """What taking an initiative card that holds `card_gold` pays this seat: a class with the gold bonus (Rogue)
+    adds to it, but only where the card holds any."""
+    ability = class_ability(me["class"])
+    return (
+        card_gold + ability["gold"]
+        if card_gold and ability.get("kind") == "initiative_gold_bonus"
+        else card_gold
+    )
+
+
 def card_price(me: dict[str, Any], card: str, discounts: bool = True) -> int:
     """What `card` costs this seat before discount tokens; Open Lock buys with no discount at all."""
     cost = CARDS[card]["cost"]

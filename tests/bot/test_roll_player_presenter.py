@@ -416,3 +416,28 @@ def test_the_starting_dice_status_agrees_with_how_many_still_place_them(game):
         seat = engine.to_act(state)[0]
         state, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
     assert {1, 3} <= seen
+
+
+@pytest.mark.parametrize("player_class", ["rogue", "cleric"])
+def test_an_initiative_card_offers_the_gold_taking_it_pays(game, player_class):
+    """The button names the gold the mover gets: a Rogue's bonus included (it read +1 where taking paid +2)."""
+    from engines import get_engine
+
+    engine = get_engine(GAME)
+    state = engine.new_game(3, {}, 11)
+    checked = 0
+    for move in range(400):
+        if engine.outcome(state) is not None or checked >= 6:
+            break
+        seat = engine.to_act(state)[0]
+        picks = [a for a in engine.legal_actions(state, seat) if a["type"] == "pick_card"]
+        if picks and state["seats"][seat]["class"]:
+            state["seats"][seat]["class"] = player_class
+            for action in picks:
+                _, events = engine.apply(state, seat, action)
+                gold = next(e["gold"] for e in events if e["type"] == "InitiativeCardTaken")
+                label = game.action_text(action, engine.view(state, seat), "en")
+                assert (f"+{gold} gold" in label) == bool(gold), (label, gold)
+                checked += bool(gold)
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    assert checked >= 6
