@@ -124,6 +124,9 @@ class GameHost:
         await self.lobby.abandon(interaction, game_id)
 
     async def table_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
+        if action == "abandon":
+            await self.lobby.abandon(interaction, game_id, confirmed=True)
+            return
         if action == "turn":
             kept = self.service.kept_game_to_choose(game_id, interaction.user.id)
             if kept is not None:  # no reading: the picker answers at once, or acknowledges first itself

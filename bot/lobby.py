@@ -13,8 +13,8 @@ import discord
 
 from bot import i18n
 from bot.games import presenter
-from bot.service import ServiceError, Table
-from bot.ui import lobby_view
+from bot.service import ACTIVE, ServiceError, Table
+from bot.ui import abandon_view, lobby_view
 
 if TYPE_CHECKING:
     from bot.host import GameHost
@@ -157,14 +157,38 @@ class Lobby:
         finally:  # what is committed is shown even if this answer fails
             await self.host.after_commit(table.id)
 
-    async def abandon(self, interaction: discord.Interaction, game_id: int) -> None:
+    async def abandon(self, interaction: discord.Interaction, game_id: int, confirmed: bool = False) -> None:
+        """/play abandon: a running game that other people play in ends only once its host (or a manager)
+        confirms, since it ends for all of them and cannot be taken back; the others are told on a new board."""
         user = interaction.user
+        if not confirmed:
+            table = await self.service.get(game_id)
+            others = [seat.display_name for seat in table.seats if seat.user_id not in (None, user.id)]
+            if table.status == ACTIVE and others:
+                if table.record.host_id != user.id and not is_manager(interaction):
+                    raise ServiceError("only_host_abandons")
+                locale = i18n.norm(str(interaction.locale))
+                ask = i18n.t(
+                    "game.abandon_confirm",
+                    locale,
+                    game=table.title(locale),
+                    id=table.id,
+                    names=", ".join(others),
+                )
+                await interaction.response.send_message(
+                    ask, view=abandon_view(table.id, locale), ephemeral=True
+                )
+                return
         table = await self.service.abandon(
             game_id, user.id, is_manager=is_manager(interaction), by=user.display_name
         )
         text = i18n.t("game.abandoned", table.record.locale, user=user.display_name)
         try:
-            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+            if confirmed:  # the confirmation loses its button; the channel is told as before
+                await interaction.response.edit_message(view=None)
+                await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
+            else:
+                await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
         finally:  # what is committed is shown even if this answer fails
             await self.host.publisher.publish(table.id)
 

@@ -24,13 +24,24 @@ from bot.drawing import draw_results
 from bot.games import presenter
 from bot.lobby import lobby_text
 from bot.private import PrivateMessages, version_mark
-from bot.service import ACTIVE, EXPIRED, FINISHED, LOBBY, GameService, PrivateMessage, ServiceError, Table
+from bot.service import (
+    ABANDONED,
+    ACTIVE,
+    EXPIRED,
+    FINISHED,
+    LOBBY,
+    GameService,
+    PrivateMessage,
+    ServiceError,
+    Table,
+)
 from bot.ui import board_view, png_file
 from engines.base import Event, visible_to
 
 log = logging.getLogger(__name__)
 
 MAX_CONTENT = 2000
+ENDED = (FINISHED, ABANDONED)
 RECENT_MOVES = 6  # a board tells at least the last few moves, for context
 MOST_MOVES = 24  # and at most this many: everything since the board before it, unless more happened
 MOST_HAPPENINGS = 20  # lines; earlier ones are left to /play log, and the board says how many
@@ -210,9 +221,7 @@ class Publisher:
         newly = {seat for seat in newly if table.acting[seat] not in announced}
         pinged = await self._pinged(table, newly)
         demo = record.demo_move_at is not None
-        new_message = (
-            record.board_message_id is None or record.status == FINISHED or (bool(newly) and not demo)
-        )
+        new_message = record.board_message_id is None or record.status in ENDED or (bool(newly) and not demo)
         if record.board_message_id is not None and record.shown_version >= record.version:
             new_message = False  # a retry of a version already posted: edit it
         # A board tells what happened since the board before it last showed, so no public happening is only ever
@@ -267,8 +276,9 @@ class Publisher:
         return png_file(png, "results.png")
 
     async def _pinged(self, table: Table, newly: set[int]) -> list[int]:
-        """Who the board mentions: people newly to act (unless they turned pings off), everyone at the end."""
-        if table.status == FINISHED:
+        """Who the board mentions: people newly to act (unless they turned pings off), everyone at the end (a
+        game abandoned too: a new board, so that its players learn that it is over)."""
+        if table.status in ENDED:
             players = [s.user_id for s in table.seats if s.user_id]
             prefs = await self.service.ping_preferences(players)
             followers = await self.service.spectators(table.id)
@@ -327,6 +337,8 @@ class Publisher:
         ending: list[str] = []
         if table.status == FINISHED:
             ending = ["", outcome_text(table), " ".join(f"<@{u}>" for u in pinged)]
+        elif table.status == ABANDONED and pinged:
+            ending = ["", " ".join(f"<@{u}>" for u in pinged)]
         elif table.status == ACTIVE and table.to_act():
             ending = ["", await self.waiting_text(table, pinged, reacting)]
         mark = f"-# {version_mark(table)}"

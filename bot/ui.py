@@ -55,7 +55,8 @@ class GameButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"(?P<scope>lobby|table):(?P<action>[a-z]+):(?P<game>\d{1,9})",
 ):
-    """A button about one game: in its lobby (join, leave, bot, start, abandon) or at its table (turn, hand)."""
+    """A button about one game: in its lobby (join, leave, bot, start, abandon) or at its table (turn, hand, and
+    the confirmation of abandoning it)."""
 
     def __init__(
         self, scope: str, action: str, game_id: int, label: str = "", style=discord.ButtonStyle.secondary
@@ -204,6 +205,14 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View:
     view.add_item(
         GameButton("lobby", "abandon", table.id, i18n.t("lobby.abandon", locale), discord.ButtonStyle.danger)
     )
+    return view
+
+
+def abandon_view(game_id: int, locale: str) -> discord.ui.View:
+    """The one button that confirms ending a running game for everyone at its table."""
+    view = discord.ui.View(timeout=None)
+    label = i18n.t("game.abandon_button", locale)
+    view.add_item(GameButton("table", "abandon", game_id, label, discord.ButtonStyle.danger))
     return view
 
 

@@ -190,7 +190,7 @@ class FuzzWorld:
             await h.click(alice, lobby, f"lobby:start:{game_id}")
             self.messages[name] = h.board_message(await h.table(game_id))
         table = await h.table(self.ids["abandoned"])
-        await h.slash(alice, h.thread(table), "play abandon", {"game": table.id})
+        await h.abandon(alice, h.thread(table), table.id)
         await self._finish(self.ids["finished"])
         assert (await h.table(self.ids["abandoned"])).status == "abandoned"
         assert (await h.table(self.ids["active"])).status == "active" and not self.h.sb.violations

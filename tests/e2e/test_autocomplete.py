@@ -57,7 +57,7 @@ async def test_autocomplete_answers_from_memory_and_follows_each_commit(tmp_path
         newer_id = int(newer.buttons()[0]["custom_id"].rsplit(":", 1)[1])
         listed, run = await typed(h, alice, h.games, "play board", {"game": ""}, "game")
         assert run == [] and [c["value"] for c in listed] == [newer_id, game_id]
-        await h.slash(alice, h.games, "play abandon", {"game": game_id})
+        await h.abandon(alice, h.games, game_id)
         listed, run = await typed(h, alice, h.games, "play board", {"game": ""}, "game")
         assert run == [] and [c["value"] for c in listed] == [newer_id]
         offered, run = await typed(h, mover, thread, "play move", {"action": ""}, "action")

@@ -76,7 +76,7 @@ async def test_private_messages_speak_each_readers_language(tmp_path, monkeypatc
         [bob_hand] = h.sb.dms(bob)
         assert (
             bob_hand.attachments
-            and "당신만 보는 정보" in bob_hand.text
+            and "나만 보는 정보" in bob_hand.text
             and "private view" not in bob_hand.text
         )
         assert sorted(drawn) == ["en", "es", "ko"]  # Carol's too: it was drawn for the DM that failed

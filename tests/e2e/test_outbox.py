@@ -142,7 +142,7 @@ async def test_an_abandoned_game_keeps_its_board_without_buttons_and_a_huge_id_i
         assert board.buttons() and "Your private cards come by DM" in board.text
         last_dms = {name: h.sb.dms(h.users[name])[-1] for name in ("alice", "bob")}
         assert last_dms["alice"].buttons()  # her move: "Take my turn"
-        await h.slash(h.users["alice"], h.thread(table), "play abandon", {"game": game_id})
+        await h.abandon(h.users["alice"], h.thread(table), game_id)
         after = await h.table(game_id)
         assert after.status == "abandoned" and after.record.shown_version == after.version
         assert h.board_message(after).buttons() == []
@@ -152,6 +152,33 @@ async def test_an_abandoned_game_keeps_its_board_without_buttons_and_a_huge_id_i
         assert "abandoned by Alice" in h.board_message(after).text
         huge = await h.slash(h.users["alice"], h.games, "play board", {"game": 2**62})
         assert huge.message.audience.kind == "ephemeral" and "no longer exists" in huge.message.text
+
+
+async def test_abandoning_a_running_game_is_confirmed_first_and_its_players_are_told(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob = h.users["alice"], h.users["bob"]
+        game_id = await h.start_game("druids")
+        table = await h.table(game_id)
+        thread = h.thread(table)
+
+        refused = await h.slash(bob, thread, "play abandon")
+        assert refused.message.audience.user_id == bob.id and "방장이나 서버 관리자만" in refused.message.text
+        asked = await h.slash(alice, thread, "play abandon")
+        assert asked.message.audience.user_id == alice.id
+        assert f"Abandon Druids #{game_id}? It ends for everyone at the table (Bob)" in asked.message.text
+        assert [b["label"] for b in asked.message.buttons()] == ["Abandon the game"]
+        assert (await h.table(game_id)).version == table.version  # nothing happens before the confirmation
+
+        confirm = asked.message.buttons()[0]["custom_id"]
+        await h.click(alice, asked.message, confirm)
+        ended = await h.table(game_id)
+        assert ended.status == "abandoned" and asked.message.buttons() == []
+        board = h.board_message(ended)
+        assert board.id != h.board_message(table).id  # a new message, so that it notifies
+        assert "abandoned by Alice" in board.text and bob.id in board.pinged_ids
+        again = await h.slash(alice, thread, "play abandon", {"game": game_id})
+        assert again.message.audience.user_id == alice.id and "not running" in again.message.text
+        assert h.sb.violations == []
 
 
 async def test_a_failed_board_edit_and_lobby_edit_are_retried(tmp_path):

@@ -220,7 +220,7 @@ async def test_each_players_whole_sheet_is_one_choice_away_for_the_asker_alone(t
 
         # An ended game's board loses the menu; one left on an older board, or naming a game that no longer
         # exists, is answered with what happened.
-        await h.slash(alice, h.thread(table), "play abandon", {"game": game_id})
+        await h.abandon(alice, h.thread(table), game_id)
         board = h.board_message(await h.table(game_id))
         assert board.component(f"sheet:{game_id}") is None
         plant_sheet_menu(board, game_id)
