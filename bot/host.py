@@ -366,7 +366,9 @@ class GameHost:
                 texts = [i18n.t("game.undone", locale, name=table.names[move.seat])]
             texts = [t for t in texts if t]
             if texts:
-                by_host = f" {i18n.t('log.host_moved', locale)}" if move.user_id == 0 else ""
+                # A built-in player's move in a person's seat (a missed deadline); in its own seat it says nothing.
+                for_them = move.user_id == 0 and table.user_at(move.seat) is not None
+                by_host = f" {i18n.t('log.host_moved', locale)}" if for_them else ""
                 lines.append(f"`{move.version}` " + " ".join(texts) + by_host)
         if len(lines) == 1:
             lines.append(i18n.t("log.empty", locale))

@@ -75,9 +75,7 @@ async def test_private_messages_speak_each_readers_language(tmp_path, monkeypatc
         )
         [bob_hand] = h.sb.dms(bob)
         assert (
-            bob_hand.attachments
-            and "나만 보는 정보" in bob_hand.text
-            and "private view" not in bob_hand.text
+            bob_hand.attachments and "나만 보는 정보" in bob_hand.text and "private view" not in bob_hand.text
         )
         assert sorted(drawn) == ["en", "es", "ko"]  # Carol's too: it was drawn for the DM that failed
         # Carol's DMs are closed: the thread tells her (in its language); her hand button answers in Spanish.

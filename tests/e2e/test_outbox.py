@@ -204,3 +204,28 @@ async def test_a_failed_board_edit_and_lobby_edit_are_retried(tmp_path):
         h.clock.advance(10 / 3600)
         await h.tick()
         assert f"v{after.version}" in board.text and (await h.table(game_id)).record.publish_at is None
+
+
+async def test_the_log_says_when_the_built_in_player_moved_in_a_persons_seat(tmp_path):
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await h.click(alice, lobby, f"lobby:bot:{game_id}")
+        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        table = await h.table(game_id)
+        if table.user_at(table.to_act()[0]) is None:  # the built-in player opens: it has moved by now
+            table = await h.table(game_id)
+        alice_seat = table.seat_of(int(alice.id))
+        while table.to_act() == [alice_seat]:  # a missed deadline: the built-in player moves for Alice
+            await h.service.act_on_deadline(game_id, alice_seat)
+            await h.bot.host.after_commit(game_id)
+            await h.idle()
+            table = await h.table(game_id)
+        lines = (await h.bot.host.move_log(table, "en", alice_seat)).splitlines()[1:]
+        moves = await h.service.moves(game_id)
+        assert {m.seat for m in moves} == {0, 1} and all(m.user_id == 0 for m in moves)
+        told = {m.version: m.seat for m in moves}
+        for line in lines:
+            seat = told[int(line.split("`")[1])]
+            assert line.endswith("(the built-in player moved for them)") == (seat == alice_seat), line
