@@ -6,6 +6,7 @@ knows which a language has; Korean has only "other"), chosen by the `count` para
 from __future__ import annotations
 
 import json
+import re
 import string
 from functools import cache
 from importlib import resources
@@ -59,7 +60,8 @@ def t(key: str, locale: str | None, **params: Any) -> str:
         if count is None:
             raise KeyError(f"{key} has plural forms but no count")
         entry = entry.get(plural_category(locale, count)) or entry["other"]
-    return entry.format(**params) if params else entry
+    text = entry.format(**params) if params else entry
+    return korean_particles(text) if locale == "ko" and "(" in text else text
 
 
 def add_catalog(locale: str, entries: dict[str, Entry]) -> None:
@@ -79,3 +81,50 @@ def echo(text: Any) -> str:
     if len(text) > ECHO_LIMIT:
         text = text[: ECHO_LIMIT - 1] + "…"
     return text.translate(_MARKDOWN).replace("@", "@\u200b")
+
+
+# Korean particles depend on whether the word before them ends in a consonant; texts write both ("을(를)") and
+# the right one is kept once the word is known.
+_JOSA = re.compile(r"(을\(를\)|이\(가\)|은\(는\)|와\(과\)|\(으\)로)")
+_PAIRS = {
+    "을(를)": ("을", "를"),
+    "이(가)": ("이", "가"),
+    "은(는)": ("은", "는"),
+    "와(과)": ("과", "와"),
+    "(으)로": ("으로", "로"),
+}
+_DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8, "8": 8, "9": 0}
+
+
+def _final(text: str) -> int | None:
+    """The final consonant of the word just before a particle (0: none); None when it can't be told."""
+    i = len(text) - 1
+    if i >= 0 and text[i] == ")":  # skip a trailing "(13)" and read the word before it
+        start = text.rfind("(", 0, i)
+        i = start - 1 if start > 0 else i
+    if i < 0:
+        return None
+    ch = text[i]
+    if "가" <= ch <= "힣":
+        return (ord(ch) - 0xAC00) % 28
+    return _DIGIT_FINAL.get(ch)
+
+
+def korean_particles(text: str) -> str:
+    """'봇 1을(를)' -> '봇 1을': each particle written both ways keeps the one the word before it takes."""
+    out: list[str] = []
+    pos = 0
+    for match in _JOSA.finditer(text):
+        out.append(text[pos : match.start()])
+        final = _final("".join(out))
+        particle = match.group(0)
+        if final is None:
+            out.append(particle)
+        elif particle == "(으)로":
+            out.append("로" if final in (0, 8) else "으로")
+        else:
+            with_final, without = _PAIRS[particle]
+            out.append(with_final if final else without)
+        pos = match.end()
+    out.append(text[pos:])
+    return "".join(out)

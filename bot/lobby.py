@@ -92,6 +92,7 @@ class Lobby:
             game=title,
             id=table.id,
             names=", ".join(names),
+            count=len(names),
             seconds=f"{seconds:g}",
         )
         try:

@@ -151,3 +151,14 @@ def test_the_font_draws_every_character_we_show():
     missing = sorted(c for c in checked if _mask(c) == missing_glyph)
     assert not missing, f"no glyph for {missing[:20]}"
     assert _mask("한") != missing_glyph and _mask("ñ") != missing_glyph
+
+
+def test_korean_particles_follow_the_word_before_them_in_every_string():
+    """Strings write a particle both ways ("을(를)"); the one the word before it takes is kept, in any game's
+    strings and the host's, and both stay where the word cannot tell (a Latin name)."""
+    assert i18n.t("game.following", "ko", game="드루이드", id=3).startswith("드루이드 #3을 관전합니다")
+    assert i18n.t("game.following", "ko", game="드루이드", id=2).startswith("드루이드 #2를 관전합니다")
+    assert (
+        i18n.korean_particles("봇 2이(가) 루비 7을(를) 숲(으)로 Emma이(가)")
+        == "봇 2가 루비 7을 숲으로 Emma이(가)"
+    )

@@ -407,7 +407,7 @@ class PlayCog(commands.Cog):
             for table in tables:
                 seat = next(s for s in table.seats if s.user_id == who.id)
                 result = i18n.t("history.won" if seat.won else "history.lost", locale)
-                score = seat.final_score if seat.final_score is not None else "—"
+                score = "—" if seat.final_score is None else f"{seat.final_score:g}"  # 12, not 12.0
                 lines.append(
                     i18n.t(
                         "history.line",

@@ -7,7 +7,6 @@ tells which card each one is (on the board or carried by a character).
 
 from __future__ import annotations
 
-import re
 import string
 from typing import Any
 
@@ -34,52 +33,6 @@ def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-# Korean particles depend on whether the word before them ends in a consonant; texts write both ("을(를)") and
-# the right one is kept once the word is known.
-_JOSA = re.compile(r"(을\(를\)|이\(가\)|은\(는\)|와\(과\)|\(으\)로)")
-_PAIRS = {
-    "을(를)": ("을", "를"),
-    "이(가)": ("이", "가"),
-    "은(는)": ("은", "는"),
-    "와(과)": ("과", "와"),
-    "(으)로": ("으로", "로"),
-}
-_DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8, "8": 8, "9": 0}
-
-
-def _final(text: str) -> int | None:
-    """The final consonant of the word just before a particle (0: none); None when it can't be told."""
-    i = len(text) - 1
-    if i >= 0 and text[i] == ")":  # skip a trailing "(13)" and read the word before it
-        start = text.rfind("(", 0, i)
-        i = start - 1 if start > 0 else i
-    if i < 0:
-        return None
-    ch = text[i]
-    if "가" <= ch <= "힣":
-        return (ord(ch) - 0xAC00) % 28
-    return _DIGIT_FINAL.get(ch)
-
-
-def korean_particles(text: str) -> str:
-    out: list[str] = []
-    pos = 0
-    for match in _JOSA.finditer(text):
-        out.append(text[pos : match.start()])
-        final = _final("".join(out))
-        particle = match.group(0)
-        if final is None:
-            out.append(particle)
-        elif particle == "(으)로":
-            out.append("로" if final in (0, 8) else "으로")
-        else:
-            with_final, without = _PAIRS[particle]
-            out.append(with_final if final else without)
-        pos = match.end()
-    out.append(text[pos:])
-    return "".join(out)
-
-
 def _short(text: str, limit: int = BUTTON_LIMIT) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
@@ -99,10 +52,6 @@ class TalismanPresenter(GamePresenter):
     render_table_fn = talisman_render.render_table
     render_private_fn = talisman_render.render_private
     private_shows_fn = talisman_render.private_shows
-
-    def t(self, key: str, locale: str, **params: Any) -> str:
-        text = super().t(key, locale, **params)
-        return korean_particles(text) if i18n.norm(locale) == "ko" else text
 
     # --- names of things ------------------------------------------------------------------------------------
 
