@@ -209,11 +209,9 @@ def lobby_text(table: Table) -> str:
             names=", ".join(table.names),
         ),
     ]
-    changed = {k: v for k, v in table.record.options.items() if v != _default(engine, k)}
-    if changed:
-        lines.append(
-            i18n.t("lobby.options", locale, options=", ".join(f"{k}={v}" for k, v in changed.items()))
-        )
+    chosen = presenter(engine.name).chosen_options(table.record.options, locale)
+    if chosen:
+        lines.append(i18n.t("lobby.options", locale, options="\n".join(f"• {line}" for line in chosen)))
     if table.status == "lobby":
         lines.append(i18n.t("lobby.hint", locale))
     return "\n".join(lines)
@@ -250,7 +248,3 @@ def check_hosting_allowed(interaction: discord.Interaction, settings: Any, local
 def is_manager(interaction: discord.Interaction) -> bool:
     permissions = getattr(interaction, "permissions", None)
     return bool(permissions and permissions.manage_guild)
-
-
-def _default(engine: Any, name: str) -> Any:
-    return next((o.default for o in engine.options if o.name == name), None)

@@ -249,6 +249,20 @@ class GamePresenter:
             return [not option.default, option.default]
         return [option.default]
 
+    def chosen_options(self, options: dict[str, Any], locale: str) -> list[str]:
+        """The options a table set away from their defaults, each with what it means: '`sudden_death=true`: …'."""
+        return [
+            i18n.t(
+                "options.chosen",
+                locale,
+                name=option.name,
+                value=_option_word(options[option.name]),
+                meaning=self.t(f"option.{option.name}", locale),
+            )
+            for option in self.engine.options
+            if option.name in options and options[option.name] != option.default
+        ]
+
     def option_line(self, option: Option, locale: str) -> str:
         meaning = self.t(f"option.{option.name}", locale)
         values = ", ".join(_option_word(v) for v in self.option_values(option))
@@ -287,9 +301,15 @@ class GamePresenter:
                 continue
             if has_value and option.name != name_typed:
                 continue
-            if not has_value and name_typed and name_typed not in option.name:
-                continue
             meaning = self.t(f"option.{option.name}", locale)
+            # typed in the reader's words ("변형") or as the option's name
+            if (
+                not has_value
+                and name_typed
+                and name_typed not in option.name
+                and name_typed not in meaning.lower()
+            ):
+                continue
             for value in self.option_values(option):
                 word = _option_word(value)
                 if has_value and value_typed.strip() and not word.startswith(value_typed.strip().lower()):
@@ -300,7 +320,8 @@ class GamePresenter:
                     name=option.name,
                     value=word,
                     default=_option_word(option.default),
-                    meaning=meaning,
+                    # a switch's meaning is what turning it on does: "off" says only that
+                    meaning=i18n.t("options.off", locale) if value is False else meaning,
                 )
                 out.append((_clip(label, 100), _clip(f"{prefix}{option.name}={word}", 100)))
         if not out and not self.engine.options:

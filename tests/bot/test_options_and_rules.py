@@ -55,6 +55,22 @@ def test_autocomplete_finishes_the_option_being_typed_after_those_written():
     ]
 
 
+def test_a_switch_turned_off_says_off_and_options_are_found_in_the_readers_words():
+    shown = presenter("roll_player")
+    meaning = shown.t("option.short_game", "ko")
+    on, off = shown.option_suggestions("short_game=", "ko")
+    assert meaning in on[0] and meaning not in off[0] and "short_game=false — 끔" in off[0]
+    word = max(meaning.split(), key=len)  # a word of the Korean meaning finds the option
+    assert "short_game=true" in [value for _, value in shown.option_suggestions(word, "ko")]
+
+
+def test_a_lobby_names_its_options_with_their_meanings():
+    shown = presenter("roll_player")
+    assert shown.chosen_options({"short_game": True, "fair_start": False}, "en") == [
+        f"`short_game=true`: {shown.t('option.short_game', 'en')}"
+    ]
+
+
 def test_an_unknown_option_is_refused_with_the_valid_ones_and_the_typed_text_clipped():
     shown = presenter("roll_player")
     with pytest.raises(IllegalAction) as caught:
