@@ -189,7 +189,7 @@ async def test_bad_input_gets_a_clear_private_answer(tmp_path):
         table = await h.table(game_id)
         thread = h.thread(table)
         garbled = await h.slash(alice, thread, "play move", {"action": "not-a-move"})
-        assert "couldn't read" in garbled.message.text
+        assert "None of your moves reads “not-a-move”" in garbled.message.text
         outsider = await h.slash(dave, thread, "play move", {"action": f"{h.token(table, dave)}:0"})
         assert "not playing" in outsider.message.text
         stale = await h.slash(alice, thread, "play move", {"action": f"{table.version - 1}:0"})
