@@ -56,9 +56,16 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "roll_for_the_galaxy": ("chips", "tiles", "bonuses"),
     "druids": ("track",),
     # Talisman has no points (the first to the Crown wins); its picture compares what the characters became, and
-    # its "picture.chart_title" says what the lines count.
+    # its "picture.chart_title" says what the lines count. A timed game (round_limit) is won by what the rulebook
+    # counts then: Strength and Craft counters, gold, Spells, Followers and Objects.
     "talisman": ("strength", "craft", "life"),
+    "talisman_timed": ("counters", "gold", "spells", "followers", "objects"),
 }
+
+
+def _scoring(view: dict[str, Any]) -> str:
+    """Which of CATEGORIES a view is scored by."""
+    return "talisman_timed" if view["game"] == "talisman" and view.get("round_limit") else view["game"]
 
 
 def _labels(locale: str) -> dict[str, Any]:
@@ -92,6 +99,19 @@ def score_parts(view: dict[str, Any]) -> list[dict[str, int]]:
         ]
     if game == "druids":
         return [{"track": score} for score in view["scores"]]
+    if _scoring(view) == "talisman_timed":
+        return [
+            {
+                "counters": ch["counters"]["strength"] + ch["counters"]["craft"],
+                "gold": ch["gold"],
+                "spells": ch["spells"],
+                "followers": len(ch["followers"]),
+                "objects": len(ch["items"]),
+            }
+            if ch and not ch["dead"] and not ch["out"]  # as the game counts them: nothing for the dead
+            else {}
+            for ch in view["chars"]
+        ]
     if game == "talisman":
         return [
             {"strength": ch["strength"], "craft": ch["craft"], "life": ch["life"]} if ch else {}
@@ -121,12 +141,13 @@ def game_results(
     """The results picture of a finished game from its last public view and its score series."""
     game = final_view["game"]
     words = picture_labels(game, locale)
-    order = CATEGORIES[game]
+    scoring = _scoring(final_view)
+    order = CATEGORIES[scoring]
     parts = score_parts(final_view)
     used = [key for key in order if any(seat.get(key) for seat in parts)] or list(order[:1])
     categories = [words["category"][key] for key in used]
     values = [[seat.get(key, 0) for key in used] for seat in parts]
-    chart_title = words.get("chart_title")
+    chart_title = words.get("chart_title_timed" if scoring == "talisman_timed" else "chart_title")
     return render_results(names, categories, values, series, winners, title, locale, chart_title)
 
 

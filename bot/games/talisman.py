@@ -316,7 +316,12 @@ class TalismanPresenter(GamePresenter):
         step = self.t(step_key, locale) if self.has(step_key) else self.t("step.other", locale)
         if prompt.get("dice"):  # a roll waiting to be kept or re-rolled: the choice depends on it
             step += f" ({self.t('rolled', locale, dice=', '.join(str(d) for d in prompt['dice']))})"
-        turn = self.t("turn_of", locale, player=self._player(view["seat"], names), round=view["round"])
+        player, limit = self._player(view["seat"], names), view.get("round_limit")
+        turn = (
+            self.t("turn_of_timed", locale, player=player, round=view["round"], limit=limit)
+            if limit
+            else self.t("turn_of", locale, player=player, round=view["round"])
+        )
         return f"{turn} — {self._player(prompt['seat'], names)}: {step}"
 
     # --- pictures -------------------------------------------------------------------------------------------

@@ -202,6 +202,10 @@ class Talisman(Engine):
                     "craft": craft(state, ch),
                     "base_strength": base_strength(ch),
                     "base_craft": base_craft(ch),
+                    "counters": {
+                        "strength": ch["str"],
+                        "craft": ch["craft"],
+                    },  # gained: a timed game counts them
                     "life": ch["life"],
                     "fate": ch["fate"],
                     "gold": ch["gold"],
@@ -248,6 +252,7 @@ class Talisman(Engine):
                 "seat": state["seat"],
                 "turn": state["turn"],
                 "round": state["round"],
+                "round_limit": state["opts"]["round_limit"],  # a timed game: it ends after this round
                 "prompt": prompt,
                 "chars": chars,
                 "spaces": len(SPACES),

@@ -358,3 +358,15 @@ def test_spanish_pickers_and_cards_show_no_english_component_names():
     for name, text in GAME.cards("es"):
         assert not ENGLISH_ONLY.search(f"{name}\n{text}"), name
     assert ENGLISH_ONLY.search(GAME.value_label("spell", "hex", {}, {}, "en"))  # the check can see English
+
+
+def test_a_timed_game_says_how_many_rounds_it_has():
+    game = presenter("talisman")
+    engine = game.engine
+    state = engine.new_game(2, engine.validate_options({"round_limit": "3"}), 4)
+    while engine.view(state, None)["prompt"] is None or state["phase"] == "setup":
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 0))
+    view = engine.view(state, None)
+    assert f"round {view['round']} of 3" in game.status_text(view, ["Ann", "Ben"], "en")
+    assert f"{view['round']}/3라운드" in game.status_text(view, ["Ann", "Ben"], "ko")

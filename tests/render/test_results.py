@@ -55,3 +55,27 @@ def test_stacked_bar_heights_follow_the_values():
 def test_nice_ticks_cover_the_range_in_round_steps():
     assert results._nice_ticks(0, 48) == [0, 10, 20, 30, 40, 50]
     assert results._nice_ticks(-3, 7) == [-5, 0, 5, 10]
+
+
+def test_a_timed_talisman_game_is_pictured_by_what_decided_it():
+    """With a round limit the rulebook counts Strength and Craft counters, gold, Spells, Followers and Objects:
+    the bars and the series are that count (it charted Strength + Craft + Life, so a winner could have the lowest
+    bar), and the winners have the highest totals."""
+    from engines import get_engine
+    from engines.rng import Rng
+
+    engine = get_engine("talisman")
+    state = engine.new_game(3, engine.validate_options({"round_limit": "3"}), 5)
+    views, rng = [engine.view(state, None)], Rng.from_seed(5)
+    while engine.outcome(state) is None:
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+        views.append(engine.view(state, None))
+    outcome = engine.outcome(state)
+    assert state["result"]["reason"] == "time_up"
+    series = results.score_series(views)
+    assert series[-1] == list(outcome.scores)
+    assert {s for s, total in enumerate(series[-1]) if total == max(series[-1])} == set(outcome.winners)
+    assert set(results.score_parts(views[-1])[0]) <= set(results.CATEGORIES["talisman_timed"])
+    png = results.game_results(views[-1], series, NAMES, outcome.winners, "en", "Talisman")
+    assert picture(png).size == (results.WIDTH, results.HEIGHT)
