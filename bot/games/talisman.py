@@ -315,7 +315,18 @@ class TalismanPresenter(GamePresenter):
         step_key = f"step.{prompt['kind']}"
         step = self.t(step_key, locale) if self.has(step_key) else self.t("step.other", locale)
         if prompt.get("dice"):  # a roll waiting to be kept or re-rolled: the choice depends on it
-            step += f" ({self.t('rolled', locale, dice=', '.join(str(d) for d in prompt['dice']))})"
+            rolled = self.t("rolled", locale, dice=", ".join(str(d) for d in prompt["dice"]))
+            if prompt.get("score") is not None:  # a fight: what the roll gives as it stands
+                score, foe_score = prompt["score"], prompt["foe_score"]
+                outcome = "win" if score > foe_score else "loss" if score < foe_score else "standoff"
+                rolled += "; " + self.t(
+                    "as_rolled",
+                    locale,
+                    score=score,
+                    foe_score=foe_score,
+                    outcome=self.t(f"outcome.{outcome}", locale),
+                )
+            step += f" ({rolled})"
         player, limit = self._player(view["seat"], names), view.get("round_limit")
         turn = (
             self.t("turn_of_timed", locale, player=player, round=view["round"], limit=limit)

@@ -19,7 +19,7 @@ from engines.talisman.model import base_craft, base_strength, craft, strength
 
 OFFERED = 3  # the alternative set-up deals three characters to each player
 # Prompt details everyone may see (a spell being targeted is announced only once it is cast).
-PUBLIC_PROMPT_KEYS = ("dice", "reason", "sp", "others", "card", "loser", "n", "drawn")
+PUBLIC_PROMPT_KEYS = ("dice", "reason", "sp", "others", "card", "loser", "n", "drawn", "score", "foe_score")
 
 
 def _name_the_evaded_card(state: State) -> State:

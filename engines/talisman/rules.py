@@ -2222,6 +2222,9 @@ def a_combat(state: State, p: Prompt, action: Action, events: list[Event]) -> No
             state, seat, attack_dice(ch), {**t, "t": "combat_resolve", "foe_roll": foe_roll}, "battle", events
         )
         events.append({"type": "FoeRolled", "seat": seat, "foe": foe["name"], "die": foe_roll})
+        reroll = state["p"]
+        if reroll is not None and reroll["k"] == "reroll":  # a fate re-roll is weighed against the scores
+            reroll["score"], reroll["foe_score"] = combat_scores(state, reroll["then"], reroll["dice"])
         return
     if kind == "evade":
         events.append({"type": "Evaded", "seat": seat, "foe": foe["name"]})
@@ -2263,13 +2266,11 @@ def enemy_killed(state: State, seat: int) -> None:
         ch["qflag"] = True
 
 
-@task("combat_resolve")
-def t_combat_resolve(state: State, t: Task, events: list[Event]) -> None:
-    seat = t["s"]
-    ch = state["chars"][seat]
+def combat_scores(state: State, t: Task, dice: list[int]) -> tuple[int, int]:
+    """A fight's battle scores with these attack dice: the character's (its best die) and the foe's."""
+    ch = state["chars"][t["s"]]
     foe = t["foe"]
-    psychic = psychic_foe(foe)
-    if psychic:
+    if psychic_foe(foe):
         mine = battle_craft(state, ch, foe)
         foe_value = foe["craft"]
     else:
@@ -2277,8 +2278,16 @@ def t_combat_resolve(state: State, t: Task, events: list[Event]) -> None:
         foe_value = mine if foe.get("mirror") else foe["strength"]
     if t["sp"] is not None and t["sp"] != CROWN and SPACES[t["sp"]].get("passive", {}).get("creature_bonus"):
         foe_value += SPACES[t["sp"]]["passive"]["creature_bonus"]
-    my_score = mine + max(t["dice"])
-    foe_score = foe_value + t["foe_roll"]
+    return mine + max(dice), foe_value + t["foe_roll"]
+
+
+@task("combat_resolve")
+def t_combat_resolve(state: State, t: Task, events: list[Event]) -> None:
+    seat = t["s"]
+    ch = state["chars"][seat]
+    foe = t["foe"]
+    psychic = psychic_foe(foe)
+    my_score, foe_score = combat_scores(state, t, t["dice"])
     used_weapons = [] if psychic else weapons(state, ch, foe)
     ch["boost"] = 0
     events.append(

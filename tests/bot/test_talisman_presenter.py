@@ -370,3 +370,29 @@ def test_a_timed_game_says_how_many_rounds_it_has():
     view = engine.view(state, None)
     assert f"round {view['round']} of 3" in game.status_text(view, ["Ann", "Ben"], "en")
     assert f"{view['round']}/3라운드" in game.status_text(view, ["Ann", "Ben"], "ko")
+
+
+def test_a_fight_s_fate_re_roll_shows_the_scores_the_roll_gives_as_it_stands():
+    """Keep or re-roll is weighed against the two battle scores; kept, the fight ends with exactly those."""
+    game = presenter("talisman")
+    engine = game.engine
+    checked = 0
+    for seed in range(60):
+        state = engine.new_game(2, {}, seed)
+        for n in range(3000):
+            if engine.outcome(state) is not None or checked >= 8:
+                break
+            view = engine.view(state, None)
+            prompt = view["prompt"]
+            if prompt and prompt.get("score") is not None:
+                status = game.status_text(view, ["Ann", "Ben"], "en")
+                assert f"as rolled: {prompt['score']} against {prompt['foe_score']}" in status
+                _, events = engine.apply(state, prompt["seat"], {"type": "accept_roll"})
+                fought = next(e for e in events if e["type"] == "BattleResolved")
+                assert (fought["score"], fought["foe_score"]) == (prompt["score"], prompt["foe_score"])
+                checked += 1
+            seat = engine.to_act(state)[0]
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, n))
+        if checked >= 8:
+            break
+    assert checked >= 8
