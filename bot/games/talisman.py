@@ -326,6 +326,10 @@ class TalismanPresenter(GamePresenter):
                     foe_score=foe_score,
                     outcome=self.t(f"outcome.{outcome}", locale),
                 )
+            elif "as_rolled" in prompt:  # a space's or card's roll: what this roll does
+                rolled += "; " + self.t(
+                    "as_rolled_does", locale, effect=self.effects_text(prompt["as_rolled"], locale)
+                )
             step += f" ({rolled})"
         player, limit = self._player(view["seat"], names), view.get("round_limit")
         turn = (

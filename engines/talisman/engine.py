@@ -19,7 +19,19 @@ from engines.talisman.model import base_craft, base_strength, craft, strength
 
 OFFERED = 3  # the alternative set-up deals three characters to each player
 # Prompt details everyone may see (a spell being targeted is announced only once it is cast).
-PUBLIC_PROMPT_KEYS = ("dice", "reason", "sp", "others", "card", "loser", "n", "drawn", "score", "foe_score")
+PUBLIC_PROMPT_KEYS = (
+    "dice",
+    "reason",
+    "sp",
+    "others",
+    "card",
+    "loser",
+    "n",
+    "drawn",
+    "score",  # a fight's battle scores with the roll as it stands (a fate re-roll weighs them)
+    "foe_score",
+    "as_rolled",  # what an instruction to roll does with the roll as it stands
+)
 
 
 def _name_the_evaded_card(state: State) -> State:

@@ -2495,6 +2495,15 @@ def op_roll(state: State, seat: int, o: dict[str, Any], t: Task, events: list[Ev
         ask(state, seat, "either", options={"roll": [{**o, "skip_with": None}], "skip": []}, t=t)
         return
     roll_for(state, seat, o["dice"], {"t": "fx_roll", "o": o, "ft": t}, "instruction", events)
+    reroll = state["p"]
+    if reroll is not None and reroll["k"] == "reroll":  # a fate re-roll is weighed against what the roll does
+        reroll["as_rolled"] = roll_result(o, reroll["dice"])
+
+
+def roll_result(o: dict[str, Any], dice: list[int]) -> list[dict[str, Any]]:
+    """What an instruction to roll does for these dice: the effects of the row their total is on (none: nothing)."""
+    total = sum(dice)
+    return next((row["do"] for row in o["results"] if total in row["on"]), [])
 
 
 def guided(state: State, ch: Char, where: list[str]) -> bool:
@@ -2506,11 +2515,9 @@ def guided(state: State, ch: Char, where: list[str]) -> bool:
 
 @task("fx_roll")
 def t_fx_roll(state: State, t: Task, events: list[Event]) -> None:
-    total = sum(t["dice"])
-    for row in t["o"]["results"]:
-        if total in row["on"]:
-            push(state, {**t["ft"], "ops": row["do"]})
-            return
+    ops = roll_result(t["o"], t["dice"])
+    if ops:
+        push(state, {**t["ft"], "ops": ops})
 
 
 @op("either")

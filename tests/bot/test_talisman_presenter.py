@@ -396,3 +396,37 @@ def test_a_fight_s_fate_re_roll_shows_the_scores_the_roll_gives_as_it_stands():
         if checked >= 8:
             break
     assert checked >= 8
+
+
+def test_a_space_s_fate_re_roll_says_what_the_roll_does_as_it_stands():
+    """At the Tavern or the Crags a kept 1 may lose a turn: the step says what this roll does, from the space's
+    own table."""
+    game = presenter("talisman")
+    engine = game.engine
+    checked = 0
+    for seed in range(120):
+        state = engine.new_game(2, {}, seed)
+        for n in range(3000):
+            if engine.outcome(state) is not None or checked >= 6:
+                break
+            view = engine.view(state, None)
+            prompt = view["prompt"]
+            if (
+                prompt and "as_rolled" in prompt
+            ):  # where the character stands: a space that rolls on its table
+                space = view["chars"][prompt["seat"]]["space"]
+                rolls = [op for op in SPACES[space].get("effects", []) if op["op"] == "roll"]
+            else:
+                rolls = []
+            if rolls:
+                total = sum(prompt["dice"])
+                row = next((r["do"] for r in rolls[0]["results"] if total in r["on"]), [])
+                assert prompt["as_rolled"] == row
+                status = game.status_text(view, ["Ann", "Ben"], "en")
+                assert f"as rolled: {game.effects_text(row, 'en')}" in status
+                checked += 1
+            seat = engine.to_act(state)[0]
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, n))
+        if checked >= 6:
+            break
+    assert checked >= 6
