@@ -151,24 +151,36 @@ class GamePresenter:
         (the dice, places and values as they were), never from the picker's own state: "Done: …" with what the
         mover did, then anything the move showed only to them, one line each. A move that shows nothing (a roll
         kept, a chance declined) is told by the committed `actions` themselves, as the picker labelled them."""
-        done, private = self._told(events, names, seat_view, locale, seat)
+        own, followed, private = self._told(events, names, seat_view, locale, seat)
         prefix = i18n.t("chooser.done", locale, action="")
-        if not done:  # labels such as "Done: end my turn" or "Done" are not said twice
-            labels = [self.action_text(action, seat_view, locale).removeprefix(prefix) for action in actions]
-            done = " → ".join(label for label in labels if f"{label}: " != prefix)
-        return "\n".join([prefix + (done or i18n.t("chooser.done_quietly", locale)), *private])
+        labels = [self.action_text(action, seat_view, locale).removeprefix(prefix) for action in actions]
+        chosen = " → ".join(label for label in labels if f"{label}: " != prefix)  # "Done: Done" not said
+        if own:
+            done = own
+        elif followed:  # what was chosen, then what followed it (the next player's turn, a blow dealt)
+            done = [f"{chosen.rstrip('.')}.", *followed] if chosen else followed
+        else:  # what the move showed the mover alone, or else what was chosen (a roll kept shows nothing)
+            done = private[:1] or [chosen]
+        told = " ".join(text for text in done if text)
+        return "\n".join(
+            [
+                prefix + (told or i18n.t("chooser.done_quietly", locale)),
+                *(t for t in private if t not in done),
+            ]
+        )
 
     def move_summary(self, events: list[Event], names: list[str], view: View, locale: str, seat: int) -> str:
         """The same, for others (a move played on a deadline, by the built-in player): what the seat did, from
         the events anyone may see."""
-        done = self._told([e for e in events if visible_to(e, None)], names, view, locale, seat)[0]
-        return done or i18n.t("chooser.done_quietly", locale)
+        own, followed, _ = self._told([e for e in events if visible_to(e, None)], names, view, locale, seat)
+        return " ".join(own or followed) or i18n.t("chooser.done_quietly", locale)
 
     def _told(
         self, events: list[Event], names: list[str], view: View, locale: str, seat: int
-    ) -> tuple[str, list[str]]:
+    ) -> tuple[list[str], list[str], list[str]]:
+        """The lines of `events` the mover may see: about the mover, public ones about others, private ones."""
         own: list[str] = []
-        public: list[str] = []
+        others: list[str] = []
         private: list[str] = []
         told_privately = {e["type"] for e in events if e.get("private") and visible_to(e, seat)}
         for event in self.condensed(events):
@@ -179,13 +191,11 @@ class GamePresenter:
                 continue
             if event.get("private"):
                 private.append(text)
+            elif self.is_own_event(event, seat):
+                own.append(text)
             else:
-                public.append(text)
-                if self.is_own_event(event, seat):
-                    own.append(text)
-        # A move whose events are all about others (a blow dealt, the next round dealt) is told by them.
-        done = own or public or private[:1]  # none: the move showed nothing
-        return " ".join(done), [text for text in private if text not in done]
+                others.append(text)
+        return own, others, private
 
     def is_own_event(self, event: Event, seat: int) -> bool:
         """Whether an event tells what the mover did (not what followed: a new round, the next player's roll)."""

@@ -179,3 +179,32 @@ def test_a_move_that_shows_nothing_is_told_by_what_was_chosen(engine_name):
                         assert text == prefix + label, (action, text)
                         told_by_label += 1
     assert told_by_label > 10
+
+
+@pytest.mark.parametrize("engine_name", ["talisman", "roll_for_the_galaxy"])
+def test_a_move_followed_only_by_others_happenings_is_told_by_what_was_chosen_first(engine_name):
+    """Finishing one's shopping shows only the next player's turn: "Done: Turn 10: Ben." read as if that were the
+    mover's doing. The picker's label comes first, then what followed ("Done: Finish shopping. Turn 10: Ben.")."""
+    game = presenter(engine_name)
+    engine = game.engine
+    checked = 0
+    for seed in (1, 2, 3):
+        rng = random.Random(seed)
+        state = engine.new_game(3, engine.validate_options({}), seed)
+        for _ in range(400):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            action = rng.choice(engine.legal_actions(state, seat))
+            state, events = engine.apply(state, seat, action)
+            view = engine.view(state, seat)
+            public = [e for e in game.condensed(events) if visible_to(e, None)]
+            told = [(e, game.event_text(e, NAMES, view, "en")) for e in public]
+            told = [(e, text) for e, text in told if text]
+            label = game.action_text(action, view, "en").removeprefix("Done: ")
+            if not told or any(e.get("seat") == seat for e, _ in told) or label == "Done":
+                continue
+            text = game.confirmation(events, NAMES, view, "en", seat, [action])
+            assert text.startswith(f"Done: {label.rstrip('.')}. {told[0][1]}"), (action, text)
+            checked += 1
+    assert checked > 5
