@@ -29,6 +29,10 @@ SPACE_KINDS = {space["kind"]: space for space in SPACES}
 BUTTON_LIMIT = 80
 
 
+# The shop's services a picker's move type buys (their prices are in the shop's prompt).
+SHOP_SERVICES = {"heal": "heal", "buy_fate": "fate", "buy_spell": "spell", "train": "train"}
+
+
 def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
@@ -125,12 +129,16 @@ class TalismanPresenter(GamePresenter):
 
     def _value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "type":
-            return self.t(f"type.{value}", locale)
+            return self._priced(self.t(f"type.{value}", locale), SHOP_SERVICES.get(value), view, locale)
         if key == "card":
             return self.card_label(value, view, locale)
+        if key == "item" and chosen.get("type") == "buy":
+            return self._priced(self.thing_name(value, locale), "buy", view, locale, value)
         if key in ("spell", "item", "character"):
             return self.thing_name(value, locale)
-        if key in ("space", "to"):
+        if key == "to":
+            return self.destination(value, view, locale)
+        if key == "space":
             return self.space_name(value, locale)
         if key in ("target", "seat"):
             return self.seat_name(value, view, locale)
@@ -143,6 +151,32 @@ class TalismanPresenter(GamePresenter):
         if key in ("stat", "mode", "option", "region", "who"):
             return self.t(f"{key}.{value}", locale)
         return self.t("something", locale)
+
+    def destination(self, index: int, view: View, locale: str) -> str:
+        """A space to move to, with what waits there: its face-up cards and the characters standing on it."""
+        there = [
+            self.thing_name(card["card"], locale) for card in (view.get("board") or {}).get(str(index), [])
+        ]
+        there += [
+            self.thing_name(ch["id"], locale)
+            for ch in view.get("chars") or []
+            if ch
+            and ch["space"] == index
+            and not ch["dead"]
+            and ch["seat"] != (view.get("prompt") or {}).get("seat")
+        ]
+        name = self.space_name(index, locale)
+        return self.t("space_with", locale, space=name, there=", ".join(there)) if there else name
+
+    def _priced(
+        self, label: str, service: str | None, view: View, locale: str, item: str | None = None
+    ) -> str:
+        """A shop's offer with its price, as the shop in the prompt asks it."""
+        for offer in (view.get("prompt") or {}).get("services") or []:
+            if offer["service"] == service:
+                price = offer["prices"].get(item) if item is not None else offer.get("price")
+                return label if price is None else self.t("priced", locale, offer=label, gold=price)
+        return label
 
     def route_text(self, route: str, locale: str) -> str:
         parts = [self.t(f"route.{part}", locale) for part in route.split("-")]
@@ -314,6 +348,8 @@ class TalismanPresenter(GamePresenter):
             return ""
         step_key = f"step.{prompt['kind']}"
         step = self.t(step_key, locale) if self.has(step_key) else self.t("step.other", locale)
+        if prompt["kind"] == "route" and prompt.get("steps"):  # where to go depends on the roll
+            step += f" ({self.t('rolled', locale, dice=prompt['steps'])})"
         if prompt.get("dice"):  # a roll waiting to be kept or re-rolled: the choice depends on it
             rolled = self.t("rolled", locale, dice=", ".join(str(d) for d in prompt["dice"]))
             if prompt.get("score") is not None:  # a fight: what the roll gives as it stands

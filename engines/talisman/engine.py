@@ -31,6 +31,8 @@ PUBLIC_PROMPT_KEYS = (
     "score",  # a fight's battle scores with the roll as it stands (a fate re-roll weighs them)
     "foe_score",
     "as_rolled",  # what an instruction to roll does with the roll as it stands
+    "steps",  # the roll a move is made with
+    "services",  # what a shop offers, at what prices
 )
 
 

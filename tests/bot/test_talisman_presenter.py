@@ -430,3 +430,37 @@ def test_a_space_s_fate_re_roll_says_what_the_roll_does_as_it_stands():
         if checked >= 6:
             break
     assert checked >= 6
+
+
+def test_moves_name_the_roll_and_what_waits_at_each_destination_and_a_shop_its_prices():
+    """The choice depends on it: the roll a move is made with, the cards and characters on each space it can
+    reach, and what each thing in a shop costs (as the shop in play asks it)."""
+    game = presenter("talisman")
+    engine = game.engine
+    seen = {"occupied": 0, "priced": 0}
+    for seed in range(60):
+        state = engine.new_game(3, {}, seed)
+        for n in range(1500):
+            if engine.outcome(state) is not None or min(seen.values()) >= 5:
+                break
+            seat = engine.to_act(state)[0]
+            view = engine.view(state, seat)
+            prompt = view["prompt"]
+            if prompt and prompt["seat"] == seat and prompt["kind"] == "route":
+                assert f"(rolled {prompt['steps']})" in game.status_text(view, NAMES, "en")
+                for action in engine.legal_actions(state, seat):
+                    cards = view["board"].get(str(action["to"]), [])
+                    label = game.action_text(action, view, "en")
+                    if cards:
+                        assert game.thing_name(cards[0]["card"], "en") in label, label
+                        seen["occupied"] += 1
+            if prompt and prompt["seat"] == seat and prompt["kind"] == "shop":
+                prices = next((s["prices"] for s in prompt["services"] if s["service"] == "buy"), {})
+                for action in engine.legal_actions(state, seat):
+                    if action["type"] == "buy":
+                        assert f"({prices[action['item']]} gold)" in game.action_text(action, view, "en")
+                        seen["priced"] += 1
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, n))
+        if min(seen.values()) >= 5:
+            break
+    assert min(seen.values()) >= 5, seen
