@@ -193,12 +193,16 @@ def undo_view(table: Table, locale: str) -> discord.ui.View:
 
 def lobby_view(table: Table, locale: str) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
-    view.add_item(
-        GameButton("lobby", "join", table.id, i18n.t("lobby.join", locale), discord.ButtonStyle.success)
-    )
-    view.add_item(GameButton("lobby", "leave", table.id, i18n.t("lobby.leave", locale)))
-    view.add_item(GameButton("lobby", "bot", table.id, i18n.t("lobby.add_bot", locale)))
-    view.add_item(GameButton("lobby", "hardbot", table.id, i18n.t("lobby.add_hard_bot", locale)))
+    full = len(table.seats) >= table.engine.max_players  # no seat left to join or to give a built-in player
+    seating = [
+        GameButton("lobby", "join", table.id, i18n.t("lobby.join", locale), discord.ButtonStyle.success),
+        GameButton("lobby", "leave", table.id, i18n.t("lobby.leave", locale)),
+        GameButton("lobby", "bot", table.id, i18n.t("lobby.add_bot", locale)),
+        GameButton("lobby", "hardbot", table.id, i18n.t("lobby.add_hard_bot", locale)),
+    ]
+    for button in seating:
+        button.item.disabled = full and button.action != "leave"
+        view.add_item(button)
     view.add_item(
         GameButton("lobby", "start", table.id, i18n.t("lobby.start", locale), discord.ButtonStyle.primary)
     )

@@ -229,3 +229,17 @@ async def test_the_log_says_when_the_built_in_player_moved_in_a_persons_seat(tmp
         for line in lines:
             seat = told[int(line.split("`")[1])]
             assert line.endswith("(the built-in player moved for them)") == (seat == alice_seat), line
+
+
+async def test_a_full_lobby_offers_no_seat_to_join_or_fill(tmp_path):
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        for _ in range(2):
+            await h.click(alice, lobby, f"lobby:bot:{game_id}")
+        assert not any(b.get("disabled") for b in lobby.buttons())  # three of four seats taken
+        await h.click(alice, lobby, f"lobby:hardbot:{game_id}")
+        disabled = {b["custom_id"].split(":")[1] for b in lobby.buttons() if b.get("disabled")}
+        assert disabled == {"join", "bot", "hardbot"}
+        assert h.sb.violations == []
