@@ -14,7 +14,7 @@ from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
 
-from PIL import Image, ImageDraw, ImageFont
+from PIL import Image, ImageChops, ImageDraw, ImageFont
 from zlib_ng import zlib_ng
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
@@ -83,6 +83,18 @@ def _font(size: int, bold: bool) -> ImageFont.FreeTypeFont:
 def canvas(width: int, height: int, colour=BACKGROUND) -> tuple[Image.Image, ImageDraw.ImageDraw]:
     image = Image.new("RGB", (width, height), colour)
     return image, ImageDraw.Draw(image)
+
+
+def fitted_to_content(image: Image.Image, margin: int = 16, min_width: int = CHAT_WIDTH) -> Image.Image:
+    """The picture without the empty background right of and below what is drawn: the chat shows a narrower
+    picture larger (up to its own size), so a screen with little on it reads at full size instead of shrunk to
+    half. Never narrower than the chat's width, so it is never shown smaller than drawn."""
+    ground = Image.new("RGB", image.size, image.getpixel((0, 0)))
+    box = ImageChops.difference(image, ground).getbbox()
+    if box is None:
+        return image
+    width = min(image.width, max(box[2] + margin, min_width))
+    return image.crop((0, 0, width, min(image.height, box[3] + margin)))
 
 
 def text_width(draw: ImageDraw.ImageDraw, text: str, size: int, bold: bool = False) -> int:

@@ -28,6 +28,7 @@ from render.common import (
     TEXT,
     canvas,
     fitted,
+    fitted_to_content,
     fixed_palette,
     font,
     paste_text,
@@ -443,4 +444,4 @@ def render_private(view: View, locale: str) -> bytes | None:
                 _tile_line(image, draw, 16 + j * (half + 16), y, half, entry, False, locale)
             y += LINE
         y += 8
-    return _png(image.crop((0, 0, TABLE_W, max(y + 12, 200))))
+    return _png(fitted_to_content(image.crop((0, 0, TABLE_W, max(y + 12, 200)))))

@@ -34,6 +34,7 @@ from render.common import (
     TEXT,
     canvas,
     fitted,
+    fitted_to_content,
     font,
     paste_text,
     readable_on,
@@ -409,4 +410,4 @@ def _render_blocks(title: str, notes: list[str], blocks: list[tuple[str, str]], 
             draw.text((MARGIN + 14, ty), line, font=font(17), fill=MUTED if dimmed else TEXT)
             ty += 24
         y += box_h + 10
-    return to_png(image)
+    return to_png(fitted_to_content(image))

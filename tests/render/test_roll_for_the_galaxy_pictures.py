@@ -5,11 +5,12 @@ from __future__ import annotations
 import io
 
 import pytest
-from PIL import Image, ImageChops
+from PIL import Image, ImageChops, ImageDraw
 
 import render.roll_for_the_galaxy as rftg
 from engines.rng import Rng
 from engines.roll_for_the_galaxy import ENGINE
+from render.common import BACKGROUND, CHAT_WIDTH, GOLD, fitted_to_content
 from render.roll_for_the_galaxy import render_private, render_table
 from tests.pictures import assert_drawn, assert_follows_the_view
 
@@ -35,7 +36,7 @@ def test_table_and_screen_render_as_png(players, stage, locale, artifacts_dir):
     table = render_table(ENGINE.view(state, None), names, locale)
     screen = render_private(ENGINE.view(state, 0), locale)
     assert_drawn(table, 600, 200)
-    assert_drawn(screen, 600, 200)
+    assert_drawn(screen, 550, 150)  # fitted to what is on it: the chat shows it larger
     assert render_private(ENGINE.view(state, None), locale) is None
 
     def richer(view):
@@ -68,3 +69,18 @@ def test_the_fixed_palette_keeps_every_pixel_close_to_what_was_drawn(players, st
         decoded = Image.open(io.BytesIO(png)).convert("RGB")
         worst = max(high for _, high in ImageChops.difference(image, decoded).getextrema())
         assert worst <= 16
+
+
+def test_a_screen_with_little_on_it_is_as_narrow_as_the_chat_so_it_shows_at_full_size():
+    """A screen with no dice behind it drew a few lines on the left of an 1100-pixel picture, which the chat
+    shrank to half; fitted to what is on it (never narrower than the chat), it is shown at its own size, and a
+    screen full of dice keeps its width."""
+    quiet = render_private(ENGINE.view(_mid_game(3, "explore"), 0), "en")
+    busy = render_private(ENGINE.view(_mid_game(3, "assign"), 0), "en")
+    assert Image.open(io.BytesIO(quiet)).width == CHAT_WIDTH
+    assert Image.open(io.BytesIO(busy)).width > 1000
+    image = Image.new("RGB", (1100, 300), BACKGROUND)
+    ImageDraw.Draw(image).rectangle((600, 40, 700, 250), fill=GOLD)
+    fitted = fitted_to_content(image)
+    assert fitted.size == (717, 267)  # the drawing (to 700 and 250 inclusive) and a margin of 16
+    assert ImageChops.difference(fitted, image.crop((0, 0, 717, 267))).getbbox() is None
