@@ -85,8 +85,9 @@ class PrivateMessages:
         mark = f"\n-# {version_mark(table)}"
         file = png_file(png, "private.png") if png else discord.utils.MISSING
         try:
-            if not their_turn and row.dm_message_id:
-                # Still this seat's move: the DM keeps saying so, with its button; otherwise it is just their view.
+            if row.dm_message_id and (not their_turn or not row.pings):
+                # Still this seat's move (or a new one in a game they muted, told without a new DM, which would
+                # notify): the DM says so, with its button; otherwise it is just their view.
                 acting = row.seat in table.acting
                 if acting:
                     text = self._your_move_text(table, row.seat, locale)

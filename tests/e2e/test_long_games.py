@@ -179,13 +179,20 @@ async def test_settings_pings_and_refusals(tmp_path):
         assert table.record.locale == "ko"
         board = h.board_message(table)
         assert "차례" in board.text  # public posts in the server's language
-        await h.slash(alice, h.thread(table), "play pings", {"on": False})
+        muted = await h.slash(alice, h.thread(table), "play pings", {"on": False})
+        assert "No more pings or new DMs" in muted.message.text
+        dms = len(h.sb.dms(alice))
         while (await h.table(game_id)).to_act() == [0]:
             await move_by_command(h, game_id)
         while (await h.table(game_id)).to_act() == [1]:
             await move_by_command(h, game_id)
         board = h.board_message(await h.table(game_id))
         assert alice.id not in board.pinged_ids and "Alice" in board.text
+        # Her move again: told by her one DM, edited (which notifies nobody), not by a new one.
+        assert len(h.sb.dms(alice)) == dms
+        assert "Your move" in h.sb.dms(alice)[-1].text and h.sb.dms(alice)[-1].component(
+            f"table:turn:{game_id}"
+        )
         # Only one channel allowed: a lobby elsewhere is refused.
         other = h.sb.add_channel(h.guild, "chat")
         await h.slash(erin, h.games, "settings", {"channel": h.games.id})
