@@ -153,3 +153,12 @@ def _running(pid: int) -> bool:
             return file.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
     except FileNotFoundError:
         return False
+
+
+def test_the_render_bench_counts_the_private_pictures_a_move_redraws():
+    """Drawing CPU per move is a board plus the private pictures whose contents changed: at least the mover's in
+    Druids (its hand changes at nearly every move), never more than one per person."""
+    from bench.render_bench import _private_pictures_per_move
+
+    druids = _private_pictures_per_move(presenter("druids"), moves=60)
+    assert 0.5 < druids <= 3
