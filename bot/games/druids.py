@@ -54,6 +54,13 @@ class DruidsPresenter(GamePresenter):
             return asked
         return f"{asked} / {super().prompt_text(JOIN.join(parts[1:]), locale, chosen, view)}"
 
+    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        # The two cards asked as a pair are played in either order to the same end: "Ruby 8 + Onyx 1", not an
+        # arrow that reads as one turning into the other.
+        if [bare_key(part) for part in key.split(JOIN)] == ["card", "card"]:
+            return " + ".join(self.card_name(card, locale) for card in value)
+        return super().value_label(key, value, chosen, view, locale)
+
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "card":
             return self.card_name(value, locale)

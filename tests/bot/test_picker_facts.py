@@ -173,3 +173,21 @@ def test_the_picker_offers_a_suggestion_exactly_when_the_built_in_player_has_one
             not_asked += not asked
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
     assert suggested and not_asked > 200, (suggested, not_asked)
+
+
+def test_druids_offers_its_two_plays_as_a_pair_joined_by_a_plus():
+    """Playing two cards in either order ends the same way, so the pair is one choice: 'Ruby 8 + Onyx 1', not an
+    arrow that reads as the first card turning into the second."""
+    game = presenter("druids")
+    engine = game.engine
+    state = engine.new_game(3, engine.validate_options({}), 4)
+    seat = engine.to_act(state)[0]
+    step = narrow(picker_actions(engine, state, seat), [])
+    view = engine.view(state, seat)
+    assert isinstance(step, Prompt) and step.key.count("card") == 2
+    labels = [game.value_label(step.key, v, step.chosen, view, "en") for v in step.values]
+    assert labels and all(" + " in label and "→" not in label for label in labels), labels
+    assert all(
+        label == f"{game.card_name(first, 'en')} + {game.card_name(second, 'en')}"
+        for label, (first, second) in zip(labels, step.values, strict=True)
+    )
