@@ -256,7 +256,8 @@ def chooser_view(
     prefix = encode_path(path)
     if direct:
         view.add_item(ChoiceButton(table.id, token, prefix, _short(labels[0], 80)))
-    elif len(labels) <= MAX_BUTTONS:
+    elif len(labels) <= MAX_BUTTONS and len({_short(label, 80) for label in labels}) == len(labels):
+        # (a button's label is shorter than a menu option's: options that only differ past it go in a menu)
         for index, label in enumerate(labels):
             item = ChoiceButton(table.id, token, encode_path([*path, index]), _short(label, 80))
             item.row = index // 5

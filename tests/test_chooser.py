@@ -261,3 +261,24 @@ def test_a_side_action_out_of_turn_is_offered_on_its_own():
     side = engine.side_actions(state, 0)
     assert picker_actions(engine, state, 0, side) == side == [{"type": "unready"}]
     assert isinstance(narrow(side, []), Chosen)
+
+
+async def test_options_that_differ_only_past_a_buttons_length_are_offered_in_a_menu():
+    """A button shows 80 characters, a menu option 100: two long labels alike in their first 80 went on two
+    buttons that read the same."""
+    from types import SimpleNamespace
+
+    import discord
+
+    from bot.ui import chooser_view
+
+    table = SimpleNamespace(id=7)
+    alike = [
+        "Development: Galactic Recycling · bottom → Place a drawn tile · Development: Mining " + end
+        for end in ("World", "League")
+    ]
+    menu = chooser_view(table, 1, [], alike, "en")
+    assert [type(item.item) for item in menu.children] == [discord.ui.Select]
+    assert [option.label for option in menu.children[0].item.options] == alike
+    short = chooser_view(table, 1, [], ["Keep the roll", "Re-roll die 1 (3)"], "en")
+    assert [type(item.item) for item in short.children] == [discord.ui.Button, discord.ui.Button]
