@@ -24,6 +24,7 @@ from engines.talisman.data import (
     TOAD,
 )
 from render import talisman as talisman_render
+from render.common import SEAT_MARKS
 
 SPACE_KINDS = {space["kind"]: space for space in SPACES}
 BUTTON_LIMIT = 80
@@ -89,11 +90,12 @@ class TalismanPresenter(GamePresenter):
         return self.t("space", locale, name=self._data_text(space["name"], locale), number=index + 1)
 
     def seat_name(self, seat: int, view: View, locale: str) -> str:
-        """A seat without the players' names (the picker has only the view): its character and number."""
+        """A seat without the players' names (the picker has only the view): its character and the letter its
+        token and panel carry on the board."""
         chars = view.get("chars") or []
         ch = chars[seat] if isinstance(seat, int) and 0 <= seat < len(chars) else None
         who = self.thing_name(ch["id"], locale) if ch else self.t("nobody", locale)
-        return self.t("seat", locale, character=who, number=seat + 1)
+        return self.t("seat", locale, character=who, mark=SEAT_MARKS[seat % len(SEAT_MARKS)])
 
     def card_of_uid(self, uid: Any, view: View) -> str | None:
         """Which card an instance id in an action is: carried, on the board, or set aside for an heir."""

@@ -464,3 +464,16 @@ def test_moves_name_the_roll_and_what_waits_at_each_destination_and_a_shop_its_p
         if min(seen.values()) >= 5:
             break
     assert min(seen.values()) >= 5, seen
+
+
+def test_a_character_to_attack_is_named_by_the_letter_its_token_carries_on_the_board():
+    """'Attack a character · Elf (D)': the letter on its token and panel, not a seat number the board never shows."""
+    from render.common import SEAT_MARKS
+
+    game = presenter("talisman")
+    engine = game.engine
+    state = engine.new_game(4, {}, 7)
+    view = engine.view(state, None)
+    for seat, ch in enumerate(view["chars"]):
+        name = game.thing_name(ch["id"], "en")
+        assert game.seat_name(seat, view, "en") == f"{name} ({SEAT_MARKS[seat]})"
