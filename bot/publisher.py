@@ -280,9 +280,10 @@ class Publisher:
         game abandoned too: a new board, so that its players learn that it is over)."""
         if table.status in ENDED:
             players = [s.user_id for s in table.seats if s.user_id]
-            prefs = await self.service.ping_preferences(players)
-            followers = await self.service.spectators(table.id)
-            return [u for u in players if prefs[u] == "all"] + [u for u in followers if u not in players]
+            followers = [u for u in await self.service.spectators(table.id) if u not in players]
+            prefs = await self.service.ping_preferences(players + followers)
+            # a follower asked to be pinged at the end, unless they turned every ping off
+            return [u for u in players if prefs[u] == "all"] + [u for u in followers if prefs[u] != "none"]
         users = {table.user_at(s): s for s in newly}
         prefs = await self.service.ping_preferences([u for u in users if u])
         muted = {s.user_id for s in table.seats if not s.pings}

@@ -243,3 +243,18 @@ async def test_a_full_lobby_offers_no_seat_to_join_or_fill(tmp_path):
         disabled = {b["custom_id"].split(":")[1] for b in lobby.buttons() if b.get("disabled")}
         assert disabled == {"join", "bot", "hardbot"}
         assert h.sb.violations == []
+
+
+async def test_an_ended_games_followers_are_pinged_unless_they_turned_every_ping_off(tmp_path):
+    async with harness(tmp_path) as h:
+        alice, bob, dave = h.users["alice"], h.users["bob"], h.users["dave"]
+        await h.slash(dave, h.games, "play demo", {"game": "druids", "players": 2})
+        game_id = (await h.service.games_in_channel(int(h.games.id)))[0].id
+        thread = h.thread(await h.table(game_id))
+        for user in (alice, bob):
+            await h.slash(user, thread, "play follow")
+        await h.slash(bob, thread, "play notify", {"level": "none"})
+        await h.abandon(dave, thread)
+        board = h.board_message(await h.table(game_id))
+        assert alice.id in board.pinged_ids and bob.id not in board.pinged_ids
+        assert h.sb.violations == []
