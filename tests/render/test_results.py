@@ -79,3 +79,19 @@ def test_a_timed_talisman_game_is_pictured_by_what_decided_it():
     assert set(results.score_parts(views[-1])[0]) <= set(results.CATEGORIES["talisman_timed"])
     png = results.game_results(views[-1], series, NAMES, outcome.winners, "en", "Talisman")
     assert picture(png).size == (results.WIDTH, results.HEIGHT)
+
+
+def test_lines_of_equal_scores_are_all_seen_in_their_seats_colours():
+    """Two players level all game long: the second line was drawn over the first, hiding it; lines now sit a
+    line's width apart, and each keeps its seat's colour through the picture's palette."""
+    png = results.render_results(
+        ["A", "B"], ["Points"], [[10], [10]], [[0, 0], [5, 5], [10, 10]], [0, 1], "t", "en"
+    )
+    chart = picture(png).convert("RGB").crop((620, 100, results.WIDTH - 40, results.HEIGHT - 150))
+    for seat in (0, 1):
+        near = [
+            n
+            for n, c in chart.getcolors(1 << 20)
+            if all(abs(a - b) <= 12 for a, b in zip(c, SEAT_COLOURS[seat], strict=True))
+        ]
+        assert sum(near) > 500, seat  # a whole line's length, not a marker's edge
