@@ -143,6 +143,7 @@ class Picker:
             )
             lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
         lines.append(f"**{game.prompt_text(step.key, locale, step.chosen, view_data)}**")
+        lines += game.choice_facts(step.key, step.values, step.chosen, view_data, locale)
         labels = [game.value_label(step.key, v, step.chosen, view_data, locale) for v in step.values]
         return _clip("\n".join(lines)), chooser_view(table, token, path, labels, locale)
 

@@ -109,6 +109,13 @@ class GamePresenter:
             parts.setdefault(depth, []).append(self.part_label(bare, part_value, level, view, locale))
         return " → ".join(collapse([" · ".join(labels) for _, labels in sorted(parts.items())]))
 
+    def choice_facts(
+        self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
+    ) -> list[str]:
+        """Lines under a picker step's question with what its options do, where a label can only name them (a
+        starting tile's powers). None by default."""
+        return []
+
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         """One parameter's value in words; `chosen` holds the rest of the same action. Games override."""
         if key == "type":

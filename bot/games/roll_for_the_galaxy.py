@@ -349,6 +349,15 @@ class RollForTheGalaxyPresenter(GamePresenter):
 
     # --- card lookup for /rules -----------------------------------------------------------------------------
 
+    def choice_facts(
+        self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
+    ) -> list[str]:
+        """Choosing the starting tiles: what each side in play does (the buttons only name them)."""
+        if key != "development" or view.get("stage") != "setup":
+            return []
+        sides = [D.TILE_SIDES[tile][kind] for kind in ("development", "world") for tile in values]
+        return [f"• **{self.side_name(side, locale)}** {self.side_text(side, locale)}" for side in sides]
+
     def cards(self, locale: str) -> list[tuple[str, str]]:
         return [self.card(side_id, locale) for side_id in CARD_SIDES]
 

@@ -282,3 +282,19 @@ async def test_a_ready_player_is_offered_only_to_take_it_back(tmp_path):
         assert taken_back.version == ready.version + 1 and seat in taken_back.to_act()
         assert (await h.service.moves(game_id))[-1].action == {"type": "unready"}
         assert h.sb.violations == []
+
+
+async def test_choosing_the_starting_tiles_shows_what_each_side_does(tmp_path):
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        game_id = await h.start_game("roll_for_the_galaxy", ("alice", "bob"))
+        table = await h.table(game_id)
+        seat = table.seat_of(int(alice.id))
+        assert table.state["stage"] == "setup" and seat in table.to_act()
+        picker = (await h.click(alice, h.board_message(table), f"table:turn:{game_id}")).message
+        game = presenter("roll_for_the_galaxy")
+        tiles = table.state["seats"][seat]["start_tiles"]
+        for tile in tiles:
+            for side in D.TILE_SIDES[tile].values():
+                assert f"**{game.side_name(side, 'en')}** {game.side_text(side, 'en')}" in picker.text
+        assert h.sb.violations == []
