@@ -59,11 +59,14 @@ def suggest(game: str, typed: str, locale: str) -> list[tuple[str, str]]:
     wanted = typed.casefold().strip()
     options = i18n.t("rules.options", locale)
     out = [(options, OPTIONS)] if wanted in options.casefold() or wanted in OPTIONS else []
+    in_title, in_text = [], []  # a section named by what was typed comes before one that mentions it
     for section in sections(game):
-        haystack = " ".join([*section.title.values(), section.body_in(locale)]).casefold()
-        if wanted in haystack:
-            out.append((section.title_in(locale), section.id))
-    return out[:25]
+        found = (section.title_in(locale), section.id)
+        if any(wanted in title.casefold() for title in section.title.values()):
+            in_title.append(found)
+        elif wanted in section.body_in(locale).casefold():
+            in_text.append(found)
+    return (out + in_title + in_text)[:25]
 
 
 def is_options_topic(topic: str) -> bool:
@@ -79,13 +82,23 @@ def _question_words(question: str, locale: str) -> list[list[str]]:
     """The words of a question that carry its meaning, each with the reader's language's synonyms when it is
     one of what people most often ask about (winning, scoring, the end)."""
     stop = set(_words(i18n.t("rules.stopwords", locale)))
-    words = [w for w in _words(question) if w not in stop] or _words(question)
+    said = [_stem(w) for w in _words(question)] if i18n.norm(locale) == "ko" else _words(question)
+    words = [w for w in said if w not in stop] or said
     families = [_words(group) for group in i18n.t("rules.synonyms", locale).split("|")]
     out = []
     for word in dict.fromkeys(words):
         family = next((f for f in families if _best(word, f)), [])
         out.append([word, *(f for f in family if f != word)])
     return out
+
+
+# Korean writes a particle onto the word it follows ("추종자는", "점수를"): the word is what is asked about.
+_PARTICLE = re.compile(r"(은|는|이|가|을|를|에|의|도|로|으로|와|과|에서|에게|이란|란|이랑|랑)$")
+
+
+def _stem(word: str) -> str:
+    stem = _PARTICLE.sub("", word)
+    return stem if len(stem) >= 2 else word
 
 
 def _best(word: str, vocabulary: Iterable[str]) -> float:

@@ -125,3 +125,11 @@ def test_rules_answer_scoring_questions_and_misspelt_cards():
     text = rules.answer("roll_player", "heavy crosbow", "en")
     assert "Heavy Crossbow" in text
     assert rules.answer("druids", "zzzz qqqq", "en").startswith("Nothing in the Druids rules")
+
+
+def test_a_korean_question_is_read_through_its_particles_and_sections_named_by_the_words_come_first():
+    """'추종자는 뭐예요' is a question about 추종자 (the particle 는 written onto it, 뭐예요 asking what): it is
+    answered from a section about followers; typing 점수 offers the section titled 점수계산 first."""
+    answered = rules.answer("druids", "추종자는 뭐예요", "ko")
+    assert "찾지 못했습니다" not in answered and "추종자" in answered
+    assert rules.suggest("druids", "점수", "ko")[0] == ("점수계산", "scoring")
