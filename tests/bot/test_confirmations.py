@@ -155,29 +155,19 @@ def test_a_move_that_shows_nothing_is_told_by_what_was_chosen(engine_name):
     """A roll kept, a chance declined, a discard skipped: no event says it, so the picker's own label does
     ("Done: Keep the roll"), never the prefix twice ("Done: Done: end my turn")."""
     game = presenter(engine_name)
-    engine = game.engine
     told_by_label = 0
-    for seed in (1, 2):
-        rng = random.Random(seed)
-        state = engine.new_game(3, engine.validate_options({}), seed)
-        for _ in range(300):
-            if engine.outcome(state) is not None:
-                break
-            seat = engine.to_act(state)[0]
-            action = rng.choice(engine.legal_actions(state, seat))
-            state, events = engine.apply(state, seat, action)
-            view = engine.view(state, seat)
-            for locale in i18n.LOCALES:
-                prefix = i18n.t("chooser.done", locale, action="")
-                text = game.confirmation(events, NAMES, view, locale, seat, [action])
-                assert text.startswith(prefix) and not text.startswith(prefix * 2), text
-                if game.confirmation(events, NAMES, view, locale, seat) == prefix + i18n.t(
-                    "chooser.done_quietly", locale
-                ):
-                    label = game.action_text(action, view, locale).removeprefix(prefix)
-                    if f"{label}: " != prefix:
-                        assert text == prefix + label, (action, text)
-                        told_by_label += 1
+    for seat, action, events, view in _random_moves(game.engine, (1, 2), 300):
+        for locale in i18n.LOCALES:
+            prefix = i18n.t("chooser.done", locale, action="")
+            text = game.confirmation(events, NAMES, view, locale, seat, [action])
+            assert text.startswith(prefix) and not text.startswith(prefix * 2), text
+            if game.confirmation(events, NAMES, view, locale, seat) == prefix + i18n.t(
+                "chooser.done_quietly", locale
+            ):
+                label = game.action_text(action, view, locale).removeprefix(prefix)
+                if f"{label}: " != prefix:
+                    assert text == prefix + label, (action, text)
+                    told_by_label += 1
     assert told_by_label > 10
 
 
@@ -186,25 +176,28 @@ def test_a_move_followed_only_by_others_happenings_is_told_by_what_was_chosen_fi
     """Finishing one's shopping shows only the next player's turn: "Done: Turn 10: Ben." read as if that were the
     mover's doing. The picker's label comes first, then what followed ("Done: Finish shopping. Turn 10: Ben.")."""
     game = presenter(engine_name)
-    engine = game.engine
     checked = 0
-    for seed in (1, 2, 3):
+    for seat, action, events, view in _random_moves(game.engine, (1, 2, 3), 400):
+        public = [e for e in game.condensed(events) if visible_to(e, None)]
+        told = [(e, text) for e in public if (text := game.event_text(e, NAMES, view, "en"))]
+        label = game.action_text(action, view, "en").removeprefix("Done: ")
+        if not told or any(e.get("seat") == seat for e, _ in told) or label == "Done":
+            continue
+        text = game.confirmation(events, NAMES, view, "en", seat, [action])
+        assert text.startswith(f"Done: {label.rstrip('.')}. {told[0][1]}"), (action, text)
+        checked += 1
+    assert checked > 5
+
+
+def _random_moves(engine, seeds, moves: int):
+    """(seat, action, its events, the seat's view after it) along seeded games of random legal moves, 3 players."""
+    for seed in seeds:
         rng = random.Random(seed)
         state = engine.new_game(3, engine.validate_options({}), seed)
-        for _ in range(400):
+        for _ in range(moves):
             if engine.outcome(state) is not None:
                 break
             seat = engine.to_act(state)[0]
             action = rng.choice(engine.legal_actions(state, seat))
             state, events = engine.apply(state, seat, action)
-            view = engine.view(state, seat)
-            public = [e for e in game.condensed(events) if visible_to(e, None)]
-            told = [(e, game.event_text(e, NAMES, view, "en")) for e in public]
-            told = [(e, text) for e, text in told if text]
-            label = game.action_text(action, view, "en").removeprefix("Done: ")
-            if not told or any(e.get("seat") == seat for e, _ in told) or label == "Done":
-                continue
-            text = game.confirmation(events, NAMES, view, "en", seat, [action])
-            assert text.startswith(f"Done: {label.rstrip('.')}. {told[0][1]}"), (action, text)
-            checked += 1
-    assert checked > 5
+            yield seat, action, events, engine.view(state, seat)

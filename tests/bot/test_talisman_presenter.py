@@ -372,30 +372,38 @@ def test_a_timed_game_says_how_many_rounds_it_has():
     assert f"{view['round']}/3라운드" in game.status_text(view, ["Ann", "Ben"], "ko")
 
 
+def _bot_played(players: int, seeds: range, moves: int = 3000):
+    """Each state of seeded games the built-in player plays, with the seat to act (the caller stops when it has
+    seen enough)."""
+    engine = presenter("talisman").engine
+    for seed in seeds:
+        state = engine.new_game(players, {}, seed)
+        for n in range(moves):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            yield state, seat
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, n))
+
+
 def test_a_fight_s_fate_re_roll_shows_the_scores_the_roll_gives_as_it_stands():
     """Keep or re-roll is weighed against the two battle scores; kept, the fight ends with exactly those."""
     game = presenter("talisman")
     engine = game.engine
     checked = 0
-    for seed in range(60):
-        state = engine.new_game(2, {}, seed)
-        for n in range(3000):
-            if engine.outcome(state) is not None or checked >= 8:
+    for state, _ in _bot_played(2, range(60)):
+        view = engine.view(state, None)
+        prompt = view["prompt"]
+        if prompt and prompt.get("score") is not None:
+            status = game.status_text(view, ["Ann", "Ben"], "en")
+            assert f"as rolled: {prompt['score']} against {prompt['foe_score']}" in status
+            _, events = engine.apply(state, prompt["seat"], {"type": "accept_roll"})
+            fought = next(e for e in events if e["type"] == "BattleResolved")
+            assert (fought["score"], fought["foe_score"]) == (prompt["score"], prompt["foe_score"])
+            checked += 1
+            if checked == 8:
                 break
-            view = engine.view(state, None)
-            prompt = view["prompt"]
-            if prompt and prompt.get("score") is not None:
-                status = game.status_text(view, ["Ann", "Ben"], "en")
-                assert f"as rolled: {prompt['score']} against {prompt['foe_score']}" in status
-                _, events = engine.apply(state, prompt["seat"], {"type": "accept_roll"})
-                fought = next(e for e in events if e["type"] == "BattleResolved")
-                assert (fought["score"], fought["foe_score"]) == (prompt["score"], prompt["foe_score"])
-                checked += 1
-            seat = engine.to_act(state)[0]
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, n))
-        if checked >= 8:
-            break
-    assert checked >= 8
+    assert checked == 8
 
 
 def test_a_space_s_fate_re_roll_says_what_the_roll_does_as_it_stands():
@@ -404,32 +412,26 @@ def test_a_space_s_fate_re_roll_says_what_the_roll_does_as_it_stands():
     game = presenter("talisman")
     engine = game.engine
     checked = 0
-    for seed in range(120):
-        state = engine.new_game(2, {}, seed)
-        for n in range(3000):
-            if engine.outcome(state) is not None or checked >= 6:
+    for state, _ in _bot_played(2, range(120)):
+        view = engine.view(state, None)
+        prompt = view["prompt"]
+        if not prompt or "as_rolled" not in prompt:
+            continue
+        space = view["chars"][prompt["seat"]][
+            "space"
+        ]  # where the character stands: a space rolling on its table
+        rolls = [op for op in SPACES[space].get("effects", []) if op["op"] == "roll"]
+        if rolls:
+            total = sum(prompt["dice"])
+            row = next((r["do"] for r in rolls[0]["results"] if total in r["on"]), [])
+            assert prompt["as_rolled"] == row
+            assert f"as rolled: {game.effects_text(row, 'en')}" in game.status_text(
+                view, ["Ann", "Ben"], "en"
+            )
+            checked += 1
+            if checked == 6:
                 break
-            view = engine.view(state, None)
-            prompt = view["prompt"]
-            if (
-                prompt and "as_rolled" in prompt
-            ):  # where the character stands: a space that rolls on its table
-                space = view["chars"][prompt["seat"]]["space"]
-                rolls = [op for op in SPACES[space].get("effects", []) if op["op"] == "roll"]
-            else:
-                rolls = []
-            if rolls:
-                total = sum(prompt["dice"])
-                row = next((r["do"] for r in rolls[0]["results"] if total in r["on"]), [])
-                assert prompt["as_rolled"] == row
-                status = game.status_text(view, ["Ann", "Ben"], "en")
-                assert f"as rolled: {game.effects_text(row, 'en')}" in status
-                checked += 1
-            seat = engine.to_act(state)[0]
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, n))
-        if checked >= 6:
-            break
-    assert checked >= 6
+    assert checked == 6
 
 
 def test_moves_name_the_roll_and_what_waits_at_each_destination_and_a_shop_its_prices():
@@ -438,29 +440,23 @@ def test_moves_name_the_roll_and_what_waits_at_each_destination_and_a_shop_its_p
     game = presenter("talisman")
     engine = game.engine
     seen = {"occupied": 0, "priced": 0}
-    for seed in range(60):
-        state = engine.new_game(3, {}, seed)
-        for n in range(1500):
-            if engine.outcome(state) is not None or min(seen.values()) >= 5:
-                break
-            seat = engine.to_act(state)[0]
-            view = engine.view(state, seat)
-            prompt = view["prompt"]
-            if prompt and prompt["seat"] == seat and prompt["kind"] == "route":
-                assert f"(rolled {prompt['steps']})" in game.status_text(view, NAMES, "en")
-                for action in engine.legal_actions(state, seat):
-                    cards = view["board"].get(str(action["to"]), [])
-                    label = game.action_text(action, view, "en")
-                    if cards:
-                        assert game.thing_name(cards[0]["card"], "en") in label, label
-                        seen["occupied"] += 1
-            if prompt and prompt["seat"] == seat and prompt["kind"] == "shop":
-                prices = next((s["prices"] for s in prompt["services"] if s["service"] == "buy"), {})
-                for action in engine.legal_actions(state, seat):
-                    if action["type"] == "buy":
-                        assert f"({prices[action['item']]} gold)" in game.action_text(action, view, "en")
-                        seen["priced"] += 1
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, n))
+    for state, seat in _bot_played(3, range(60), moves=1500):
+        view = engine.view(state, seat)
+        prompt = view["prompt"]
+        if prompt and prompt["seat"] == seat and prompt["kind"] == "route":
+            assert f"(rolled {prompt['steps']})" in game.status_text(view, NAMES, "en")
+            for action in engine.legal_actions(state, seat):
+                cards = view["board"].get(str(action["to"]), [])
+                label = game.action_text(action, view, "en")
+                if cards:
+                    assert game.thing_name(cards[0]["card"], "en") in label, label
+                    seen["occupied"] += 1
+        if prompt and prompt["seat"] == seat and prompt["kind"] == "shop":
+            prices = next((s["prices"] for s in prompt["services"] if s["service"] == "buy"), {})
+            for action in engine.legal_actions(state, seat):
+                if action["type"] == "buy":
+                    assert f"({prices[action['item']]} gold)" in game.action_text(action, view, "en")
+                    seen["priced"] += 1
         if min(seen.values()) >= 5:
             break
     assert min(seen.values()) >= 5, seen
