@@ -169,7 +169,7 @@ class RollForTheGalaxyPresenter(GamePresenter):
         """One line for what a player did one step at a time: dice recruited (with the fall back to the credit
         floor if it follows), explorers stocked (with the credits they brought) or sent scouting (with the tiles
         drawn), a good shipped with what it brought; one line for everyone who got ready in a row; no line for a
-        phase in which nothing happened."""
+        phase in which nothing happened; a run of tiles discarded."""
         seat, kind, was = event.get("seat"), event["type"], before["type"]
         if kind == "PlayerReady" and was in ("PlayerReady", "PlayersReady"):
             return {"type": "PlayersReady", "ready": [*before.get("ready", [before.get("seat")]), seat]}
@@ -193,6 +193,8 @@ class RollForTheGalaxyPresenter(GamePresenter):
             }
         if kind == was and kind in ("ExplorersStocked", "ExplorersScouted"):
             return _longer(before, event)
+        if kind == was == "TilesDiscarded":  # scouting's discards, one at a time: "discards 4 tiles"
+            return {**before, "count": before["count"] + event["count"]}
         if kind == "VpGained" and event["reason"] == "consume" and was == "GoodConsumed":
             return {**before, "type": "GoodConsumedForVp", "amount": event["amount"], "pool": event["pool"]}
         if kind == "CreditsGained" and event["reason"] == "trade" and was == "GoodTraded":

@@ -179,6 +179,7 @@ def test_runs_of_like_happenings_are_told_in_one_line(game):
         {"type": "PlayerReady", "seat": 2},
         {"type": "PlayerReady", "seat": 0},
         {"type": "PlayerReady", "seat": 1},
+        *[{"type": "TilesDiscarded", "seat": 2, "count": 1}] * 4,
     ]
     told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(events)]
     assert told == [
@@ -193,6 +194,7 @@ def test_runs_of_like_happenings_are_told_in_one_line(game):
         "Alice consumes the Home good from New Sparta with a Novelty shipper: +2 VP, 30 left in the pool.",
         "Bob trades the Home good from New Sparta: +$3, now $4.",
         "Carol, Alice and Bob are ready.",
+        "Carol discards 4 tiles.",
     ]
     assert events[2] == stock(0, "red", 3)[0]  # the record itself is left as it was
 
