@@ -45,11 +45,16 @@ WORLD_RGB = {"grey": (120, 122, 130), **{c: DIE_RGB[c] for c in ("blue", "brown"
 DEV_RGB = (92, 70, 140)
 PHASE_RUNNING = (70, 110, 80)
 DIE_EDGE = (20, 20, 24)
-FACE_MARK = {"explore": "E", "develop": "D", "settle": "S", "produce": "P", "ship": "$", "wild": "★"}
 
 
 def _labels(locale: str) -> dict[str, Any]:
     return picture_labels("roll_for_the_galaxy", locale)
+
+
+def _face_mark(face: str, locale: str) -> str:
+    """A die face's mark, in the reader's words (the string files' picture.face.*): the first letter or syllable
+    of its phase's name, "$" for shipping and a star for the wild face."""
+    return _labels(locale)["face"][face]
 
 
 def _phase_name(phase: str, locale: str) -> str:
@@ -134,7 +139,7 @@ def _phase_strip(
         label = fitted(f"{i + 1}. {_phase_name(phase, locale)}", 20, width - 36, True)
         paste_text(image, (x0 + 10, y + 20), label, 20, TEXT if running else MUTED, True, "lm")
         if view.get("extra_die") == phase:
-            _die(image, x0 + width - 34, y + 5, "white", FACE_MARK[phase], size=30, ground=fill)
+            _die(image, x0 + width - 34, y + 5, "white", _face_mark(phase, locale), size=30, ground=fill)
 
 
 def _status(view: dict[str, Any], seat: int, labels: dict[str, Any]) -> str:
@@ -296,7 +301,7 @@ def _seat_box(
         for phase in D.PHASES:
             workers = revealed["rows"][phase]
             chosen = revealed["chosen"] == phase
-            paste_text(image, (x, y + 2), FACE_MARK[phase], SMALL, GOLD if chosen else MUTED, True)
+            paste_text(image, (x, y + 2), _face_mark(phase, locale), SMALL, GOLD if chosen else MUTED, True)
             x = _dice_row(image, x + 18, y + 5, workers, 80, size=16) + 8 if workers else x + 30
         if revealed["dictate"]:
             _dice_row(image, x + 4, y + 5, revealed["dictate"], 50, size=16)
@@ -380,7 +385,7 @@ def render_private(view: View, locale: str) -> bytes | None:
                     x + 6 + (k % 4) * 34,
                     y + 36 + (k // 4) * 36,
                     die["c"],
-                    FACE_MARK[die["f"]],
+                    _face_mark(die["f"], locale),
                     size=30,
                     ghost=index == sel,
                 )
