@@ -261,6 +261,8 @@ class TalismanPresenter(GamePresenter):
             return "none" if event.get("die") == 0 else None
         if kind == "GameEnded":
             return str(event.get("reason"))
+        if kind == "TurnLost":  # the rest of this turn, or the next one
+            return "now" if event.get("now") else None
         return None
 
     def _player(self, seat: Any, names: list[str]) -> str:

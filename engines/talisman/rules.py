@@ -537,10 +537,10 @@ def lose_life(state: State, seat: int, n: int, src: str, armour: bool = False, b
 
 
 def miss_turn(state: State, seat: int, events: list[Event]) -> None:
-    """Losing a turn: with cards still to encounter the rest of this turn is the lost turn; otherwise the next
-    turn is skipped. Either way the turn ends now."""
-    events.append({"type": "TurnLost", "seat": seat})
+    """Losing a turn: with cards still to encounter the rest of this turn is the lost turn ("now" in the event);
+    otherwise the next turn is skipped. Either way the turn ends now."""
     if seat != state["seat"]:
+        events.append({"type": "TurnLost", "seat": seat})
         state["chars"][seat]["miss"] += 1
         return
     pending = False
@@ -549,6 +549,7 @@ def miss_turn(state: State, seat: int, events: list[Event]) -> None:
             break
         if item["t"] == "card":
             pending = True
+    events.append({"type": "TurnLost", "seat": seat, **({"now": True} if pending else {})})
     if not pending:
         state["chars"][seat]["miss"] += 1
     cut_turn(state)

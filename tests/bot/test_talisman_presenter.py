@@ -473,3 +473,26 @@ def test_a_character_to_attack_is_named_by_the_letter_its_token_carries_on_the_b
     for seat, ch in enumerate(view["chars"]):
         name = game.thing_name(ch["id"], "en")
         assert game.seat_name(seat, view, "en") == f"{name} ({SEAT_MARKS[seat]})"
+
+
+def test_a_lost_turn_says_whether_it_is_the_rest_of_this_turn_or_the_next_one():
+    """'Ann loses a turn' and then Ann moving again read as a mistake: with cards still to meet, the rest of this
+    turn is the lost one (her next turn is hers), otherwise her next turn is skipped, and the line says which."""
+    game = presenter("talisman")
+    engine = game.engine
+    seen = set()
+    for state, seat in _bot_played(4, range(80), moves=2000):
+        misses = [ch["miss"] for ch in state["chars"]]
+        after, events = engine.apply(state, seat, engine.bot_action(state, seat, 0))
+        for index, event in enumerate(events):
+            if event["type"] == "TurnLost":
+                now, who = bool(event.get("now")), event["seat"]
+                # a next turn lost is owed (or already skipped, when play reached it within this move)
+                skipped = any(e["type"] == "TurnMissed" and e["seat"] == who for e in events[index:])
+                assert after["chars"][who]["miss"] + skipped == misses[who] + (not now), event
+                text = game.event_text(event, ["A", "B", "C", "D"], engine.view(after, None), "en")
+                assert text.endswith("loses the rest of this turn." if now else "will miss their next turn.")
+                seen.add(now)
+        if seen == {True, False}:
+            break
+    assert seen == {True, False}
