@@ -49,6 +49,7 @@ def _clip(text: str) -> str:
 # and the mover sees it a round trip sooner. Longer, and the acknowledgement goes first.
 ANSWER_AT_ONCE_WITHIN = 0.1  # seconds
 
+MOVES_NAMED = 5  # the moves named when typed words fit several, or only part of one
 OFFERS_KEPT = 50_000  # picker offers kept in all: a Druids turn offers up to some 1,500 of ~0.6 kB
 
 
@@ -362,12 +363,19 @@ class Picker:
                 return int(index_text)
             raise ServiceError("malformed_action")
         typed = value.casefold().strip()
-        labels = self._labels(table, seat, locale)
-        hits = labels.matching(typed, len(choices(table, seat))) if typed else []
-        found = [index for index, label in hits if label.casefold() == typed] or [index for index, _ in hits]
-        if len(found) == 1:
-            return found[0]
-        raise ServiceError("move_ambiguous" if found else "move_not_found", typed=i18n.echo(value.strip()))
+        hits = self._labels(table, seat, locale).matching(typed, len(choices(table, seat))) if typed else []
+        whole = [index for index, label in hits if label.casefold() == typed]
+        if len(whole) == 1:
+            return whole[0]
+        # Words that only fit part of a move's name play nothing ("ready" fits "Take back my ready"): the
+        # answer names the moves they fit, to be picked.
+        if not hits:
+            raise ServiceError("move_not_found", typed=i18n.echo(value.strip()))
+        fits = "\n".join(f"• {label}" for _, label in hits[:MOVES_NAMED])
+        more = len(hits) - MOVES_NAMED
+        if more > 0:
+            fits += "\n" + i18n.t("error.move_fits_more", locale, count=more)
+        raise ServiceError("move_fits", typed=i18n.echo(value.strip()), moves=fits)
 
     @staticmethod
     def _labels(table: Table, seat: int, locale: str) -> _Labels:
