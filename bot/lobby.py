@@ -185,8 +185,10 @@ class Lobby:
         )
         text = i18n.t("game.abandoned", table.record.locale, user=user.display_name)
         try:
-            if confirmed:  # the confirmation loses its button; the channel is told as before
-                await interaction.response.edit_message(view=None)
+            if (
+                confirmed
+            ):  # the confirmation says it is done and loses its button; the channel is told as before
+                await interaction.response.edit_message(content=text, view=None)
                 await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
             else:
                 await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())

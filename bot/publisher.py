@@ -279,8 +279,11 @@ class Publisher:
         """Who the board mentions: people newly to act (unless they turned pings off), everyone at the end (a
         game abandoned too: a new board, so that its players learn that it is over)."""
         if table.status in ENDED:
-            players = [s.user_id for s in table.seats if s.user_id]
-            followers = [u for u in await self.service.spectators(table.id) if u not in players]
+            by = {n["params"].get("by_id") for n in table.record.notes or [] if n["key"] == "game.abandoned"}
+            players = [s.user_id for s in table.seats if s.user_id and s.user_id not in by]
+            followers = [
+                u for u in await self.service.spectators(table.id) if u not in players and u not in by
+            ]
             prefs = await self.service.ping_preferences(players + followers)
             # a follower asked to be pinged at the end, unless they turned every ping off
             return [u for u in players if prefs[u] == "all"] + [u for u in followers if prefs[u] != "none"]
@@ -333,7 +336,9 @@ class Publisher:
         happened += self._happenings(game, table, public_view, public)
         noted.update(range(len(happened), len(happened) + len(notes)))
         happened += [f"• {text}" for _, text in notes]
-        status = game.status_text(public_view, table.names, locale) if table.state is not None else ""
+        # an abandoned game waits for nobody: its note says what became of it
+        shown = table.state is not None and table.status != ABANDONED
+        status = game.status_text(public_view, table.names, locale) if shown else ""
         header = f"**{game.title(locale)} #{table.id}**" + (f" — {status}" if status else "")
         ending: list[str] = []
         if table.status == FINISHED:

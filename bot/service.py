@@ -576,7 +576,8 @@ class GameService:
                 record.status = ABANDONED
                 record.finished_at = self.clock()
                 record.version += 1
-                await self._touch(session, record, publish=publish, note=("game.abandoned", {"user": by}))
+                note = ("game.abandoned", {"user": by, "by_id": user_id})  # who abandoned it is not pinged
+                await self._touch(session, record, publish=publish, note=note)
             return await self.get(game_id)
 
     async def set_messages(self, game_id: int, **message_ids: int | None) -> None:

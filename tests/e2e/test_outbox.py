@@ -175,7 +175,13 @@ async def test_abandoning_a_running_game_is_confirmed_first_and_its_players_are_
         assert ended.status == "abandoned" and asked.message.buttons() == []
         board = h.board_message(ended)
         assert board.id != h.board_message(table).id  # a new message, so that it notifies
-        assert "abandoned by Alice" in board.text and bob.id in board.pinged_ids
+        assert (
+            "abandoned by Alice" in board.text
+            and bob.id in board.pinged_ids
+            and alice.id not in board.pinged_ids
+        )
+        assert board.text.splitlines()[0] == f"**Druids #{game_id}**"  # no one is waited for any more
+        assert "abandoned by Alice" in asked.message.text  # the confirmation says it is done
         again = await h.slash(alice, thread, "play abandon", {"game": game_id})
         assert again.message.audience.user_id == alice.id and "not running" in again.message.text
         assert h.sb.violations == []
