@@ -20,6 +20,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for "Back"
+BUTTON_LABEL = 80  # the longest label Discord shows on a button (a menu option's: 100)
 OPTIONS_PER_SELECT = 25
 MAX_SELECTS = 4
 
@@ -255,11 +256,12 @@ def chooser_view(
     view = discord.ui.View(timeout=None)
     prefix = encode_path(path)
     if direct:
-        view.add_item(ChoiceButton(table.id, token, prefix, _short(labels[0], 80)))
-    elif len(labels) <= MAX_BUTTONS and len({_short(label, 80) for label in labels}) == len(labels):
-        # (a button's label is shorter than a menu option's: options that only differ past it go in a menu)
+        view.add_item(ChoiceButton(table.id, token, prefix, _short(labels[0], BUTTON_LABEL)))
+    elif len(labels) <= MAX_BUTTONS and all(len(label) <= BUTTON_LABEL for label in labels):
+        # (a button's label is shorter than a menu option's: options cut short on a button go in a menu, where
+        # "… · Al…", "… · Mu…" would have been told apart by their last letters only)
         for index, label in enumerate(labels):
-            item = ChoiceButton(table.id, token, encode_path([*path, index]), _short(label, 80))
+            item = ChoiceButton(table.id, token, encode_path([*path, index]), _short(label, BUTTON_LABEL))
             item.row = index // 5
             view.add_item(item)
     else:

@@ -263,9 +263,9 @@ def test_a_side_action_out_of_turn_is_offered_on_its_own():
     assert isinstance(narrow(side, []), Chosen)
 
 
-async def test_options_that_differ_only_past_a_buttons_length_are_offered_in_a_menu():
-    """A button shows 80 characters, a menu option 100: two long labels alike in their first 80 went on two
-    buttons that read the same."""
+async def test_options_too_long_for_a_button_are_offered_in_a_menu():
+    """A button shows 80 characters, a menu option 100: long labels alike in their first 80 went on buttons that
+    read the same, or differed only in the letters before the cut."""
     from types import SimpleNamespace
 
     import discord
