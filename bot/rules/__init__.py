@@ -59,14 +59,19 @@ def suggest(game: str, typed: str, locale: str) -> list[tuple[str, str]]:
     wanted = typed.casefold().strip()
     options = i18n.t("rules.options", locale)
     out = [(options, OPTIONS)] if wanted in options.casefold() or wanted in OPTIONS else []
-    in_title, in_text = [], []  # a section named by what was typed comes before one that mentions it
-    for section in sections(game):
-        found = (section.title_in(locale), section.id)
-        if any(wanted in title.casefold() for title in section.title.values()):
-            in_title.append(found)
-        elif wanted in section.body_in(locale).casefold():
-            in_text.append(found)
-    return (out + in_title + in_text)[:25]
+    mentions = [
+        section
+        for section in sections(game)
+        if wanted in " ".join([*section.title.values(), section.body_in(locale)]).casefold()
+    ]
+    answers = {section.id: score for score, section in search(game, typed, locale)} if wanted else {}
+    if not mentions:  # a question rather than a word ("추종자는 뭐예요"): the sections that answer it
+        mentions = [section for section in sections(game) if section.id in answers]
+    # a section named by what was typed first, then those that answer it best
+    mentions.sort(
+        key=lambda s: (not any(wanted in t.casefold() for t in s.title.values()), -answers.get(s.id, 0.0))
+    )
+    return (out + [(section.title_in(locale), section.id) for section in mentions])[:25]
 
 
 def is_options_topic(topic: str) -> bool:

@@ -133,3 +133,6 @@ def test_a_korean_question_is_read_through_its_particles_and_sections_named_by_t
     answered = rules.answer("druids", "추종자는 뭐예요", "ko")
     assert "찾지 못했습니다" not in answered and "추종자" in answered
     assert rules.suggest("druids", "점수", "ko")[0] == ("점수계산", "scoring")
+    # typed as a question, the topic list offers the sections that answer it; ranked by how well they do
+    assert rules.suggest("druids", "추종자는 뭐예요", "ko")
+    assert rules.suggest("druids", "score", "en")[0] == ("Scoring a place", "scoring")
