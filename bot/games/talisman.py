@@ -352,8 +352,8 @@ class TalismanPresenter(GamePresenter):
             return ""
         step_key = f"step.{prompt['kind']}"
         step = self.t(step_key, locale) if self.has(step_key) else self.t("step.other", locale)
-        if prompt["kind"] == "route" and prompt.get("steps"):  # where to go depends on the roll
-            step += f" ({self.t('rolled', locale, dice=prompt['steps'])})"
+        if prompt["kind"] == "route" and prompt.get("rolled"):  # where to go depends on the roll
+            step += f" ({self.t('rolled', locale, dice=prompt['rolled'])})"
         if prompt.get("dice"):  # a roll waiting to be kept or re-rolled: the choice depends on it
             rolled = self.t("rolled", locale, dice=", ".join(str(d) for d in prompt["dice"]))
             if prompt.get("score") is not None:  # a fight: what the roll gives as it stands

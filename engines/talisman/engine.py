@@ -31,7 +31,7 @@ PUBLIC_PROMPT_KEYS = (
     "score",  # a fight's battle scores with the roll as it stands (a fate re-roll weighs them)
     "foe_score",
     "as_rolled",  # what an instruction to roll does with the roll as it stands
-    "steps",  # the roll a move is made with
+    "rolled",  # the roll a move is made with (a move of one space without a roll has none)
     "services",  # what a shop offers, at what prices
 )
 

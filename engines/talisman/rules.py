@@ -1383,7 +1383,7 @@ def t_moved_roll(state: State, t: Task, events: list[Event]) -> None:
             cut_turn(state)
             return
         ch["enslaved"] = False
-    ask(state, seat, "route", options=routes(state, seat, die_), steps=die_)
+    ask(state, seat, "route", options=routes(state, seat, die_), steps=die_, rolled=die_)
 
 
 @prompt("route")
