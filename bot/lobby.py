@@ -215,7 +215,8 @@ def lobby_text(table: Table) -> str:
     if chosen:
         lines.append(i18n.t("lobby.options", locale, options="\n".join(f"• {line}" for line in chosen)))
     if table.status == "lobby":
-        lines.append(i18n.t("lobby.hint", locale))
+        full = len(table.seats) >= engine.max_players
+        lines.append(i18n.t("lobby.hint_full" if full else "lobby.hint", locale))
     return "\n".join(lines)
 
 

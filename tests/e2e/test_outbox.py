@@ -248,6 +248,7 @@ async def test_a_full_lobby_offers_no_seat_to_join_or_fill(tmp_path):
         await h.click(alice, lobby, f"lobby:hardbot:{game_id}")
         disabled = {b["custom_id"].split(":")[1] for b in lobby.buttons() if b.get("disabled")}
         assert disabled == {"join", "bot", "hardbot"}
+        assert "Every seat is taken" in lobby.text and "Click **Join**" not in lobby.text
         assert h.sb.violations == []
 
 
