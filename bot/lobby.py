@@ -19,8 +19,6 @@ from bot.ui import abandon_view, lobby_view
 if TYPE_CHECKING:
     from bot.host import GameHost
 
-MAX_ECHO = 50  # characters of a user's own text repeated back in a refusal
-
 
 class Refusal(Exception):
     """A request we turn down with a message to the user (already in words)."""
@@ -230,8 +228,7 @@ def parse_options(text: str | None, locale: str) -> dict[str, str]:
             continue
         name, sep, value = part.partition("=")
         if not sep or not name.strip() or not value.strip():
-            shown = discord.utils.escape_markdown(part.strip()[:MAX_ECHO])
-            raise Refusal(i18n.t("error.malformed_options", locale, text=shown))
+            raise Refusal(i18n.t("error.malformed_options", locale, text=i18n.echo(part.strip())))
         options[name.strip().lower()] = value.strip()
     return options
 
