@@ -43,6 +43,7 @@ def test_random_input_is_answered_briefly_and_privately_and_changes_nothing(tmp_
         @example(Case("select", "dave", "finished", ("sheet", "finished", "²")))
         @example(Case("select", "bob", "active", ("sheet", "active", "0")))
         @example(Case("new", "alice", "games", ("talisman", "**x**=" + "é" * 2_500, None)))
+        @example(Case("new", "alice", "games", ("druids", "[0](00*)", None)))  # a link's markdown, left live
         def check(case: Case) -> None:
             outcome = loop.run_until_complete(world.run(case))
             sent.append(outcome.sent)
