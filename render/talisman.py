@@ -245,10 +245,13 @@ def _draw_side(
         )
     elif view["to_act"]:
         line(f"{labels['to_act']}: " + ", ".join(seat_name(s) for s in view["to_act"]), ACCENT, 22, True)
-    line(
-        f"{labels['adventure']} {view['decks']['adventure']} · {labels['spell_deck']} {view['decks']['spells']}",
-        MUTED,
-    )
+    decks = [
+        f"{labels['adventure']} {view['decks']['adventure']}",
+        f"{labels['spell_deck']} {view['decks']['spells']}",
+    ]
+    together = " · ".join(decks)
+    for text in [together] if font(SMALL).getlength(together) <= w else decks:  # a line each, not cut short
+        line(text, MUTED)
     line(f"{labels['talismans']} {view['talismans']}", MUTED)
     if view["crown_reached"]:
         line(labels["crown"], GOLD, SMALL, True)

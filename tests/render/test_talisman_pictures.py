@@ -48,3 +48,19 @@ def test_the_characters_dealt_are_shown_privately_while_choosing(artifacts_dir):
     # Without the choice, the character dealt is shown while the starting bonus is chosen.
     state = talisman.new_game(2, talisman.validate_options({"starting_bonus": True}), 4)
     assert render_private(talisman.view(state, 1), "es").startswith(PNG)
+
+
+def test_the_decks_line_is_never_cut_short(monkeypatch):
+    """'Mazo de aventura 86 · Mazo de hechizos 20' is wider than the side panel: each deck gets a line of its own
+    rather than 'Mazo de hechi…'."""
+    import render.talisman as drawn
+
+    told: list[str] = []
+    paste = drawn.paste_text
+    monkeypatch.setattr(
+        drawn, "paste_text", lambda image, xy, text, *rest: told.append(text) or paste(image, xy, text, *rest)
+    )
+    view = talisman.view(_mid_game(), None)
+    render_table(view, ["Ana", "Bo", "Cy", "Dee"], "es")
+    assert f"Mazo de hechizos {view['decks']['spells']}" in told
+    assert not any(text.startswith("Mazo") and text.endswith("…") for text in told)
