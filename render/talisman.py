@@ -296,7 +296,11 @@ def _draw_side(
             status.append(labels["dead"])
         if ch["miss"]:
             status.append(labels["miss"])
-        status.append(labels["carries"].format(n=len(ch["items"]) + len(ch["followers"])))
+        carried = [_card_label(card, locale)[0] for card in ch["items"] + ch["followers"]]
+        if carried:  # what it carries is public: the names, as far as the line goes
+            status.append(labels["carries_what"].format(n=len(carried), things=", ".join(carried)))
+        else:
+            status.append(labels["carries"].format(n=0))
         paste_text(image, (x, y), fitted(" · ".join(status), SMALL, w), SMALL, MUTED)
         y = max(y + SMALL + 12, top + min(room, 104))
 

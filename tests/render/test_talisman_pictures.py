@@ -64,3 +64,23 @@ def test_the_decks_line_is_never_cut_short(monkeypatch):
     render_table(view, ["Ana", "Bo", "Cy", "Dee"], "es")
     assert f"Mazo de hechizos {view['decks']['spells']}" in told
     assert not any(text.startswith("Mazo") and text.endswith("…") for text in told)
+
+
+def test_a_characters_line_names_what_it_carries(monkeypatch):
+    """'carries 6' told nothing of what: the line names the (public) Objects and Followers, as far as it goes."""
+    import render.talisman as drawn
+
+    told: list[str] = []
+    paste = drawn.paste_text
+    monkeypatch.setattr(
+        drawn, "paste_text", lambda image, xy, text, *rest: told.append(text) or paste(image, xy, text, *rest)
+    )
+    state = _mid_game()
+    view = talisman.view(state, None)
+    render_table(view, ["Ana", "Bo", "Cy", "Dee"], "en")
+    carrying = [ch for ch in view["chars"] if ch and ch["items"] + ch["followers"]]
+    assert carrying
+    for ch in carrying:
+        first = drawn._card_label((ch["items"] + ch["followers"])[0], "en")[0]
+        n = len(ch["items"]) + len(ch["followers"])
+        assert any(f"carries {n}: {first[:3]}" in text for text in told), (first, told)
