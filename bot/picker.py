@@ -354,7 +354,7 @@ class Picker:
         await self.host.after_commit(table.id)
 
     def _index_of(self, table: Table, seat: int, value: str, locale: str) -> int:
-        """Which of the seat's choices /play move names: a suggestion's value, or words matching one label."""
+        """Which of the seat's choices /play move names: a suggestion's value, or a move's whole name typed."""
         token_text, _, index_text = value.partition(":")
         if token_text.isdigit() and index_text.isdigit():
             if int(token_text) != table.choice_token(seat):
