@@ -337,7 +337,7 @@ class GameHost:
                 and s.seat not in request.get("approvals", [])
             ]
             await interaction.response.send_message(
-                i18n.t("game.undo_waiting", i18n.norm(str(interaction.locale)), names=", ".join(missing)),
+                i18n.t("game.undo_waiting", i18n.norm(str(interaction.locale)), names=missing),
                 ephemeral=True,
             )
             return

@@ -60,8 +60,20 @@ def t(key: str, locale: str | None, **params: Any) -> str:
         if count is None:
             raise KeyError(f"{key} has plural forms but no count")
         entry = entry.get(plural_category(locale, count)) or entry["other"]
-    text = entry.format(**params) if params else entry
+    if params:
+        lists = {k: _joined(v, k, entry, locale) for k, v in params.items() if isinstance(v, list | tuple)}
+        text = entry.format(**{**params, **lists})
+    else:
+        text = entry
     return korean_particles(text) if locale == "ko" and "(" in text else text
+
+
+def _joined(names: list[Any] | tuple[Any, ...], key: str, entry: str, locale: str) -> str:
+    """A list of names in a sentence: Korean puts the honorific the sentence gives the last name after each one
+    ("Tom님, Lee님이", not "Tom, Lee님이")."""
+    honorific = "님"
+    separator = f"{honorific}, " if locale == "ko" and f"{{{key}}}{honorific}" in entry else ", "
+    return separator.join(str(name) for name in names)
 
 
 def add_catalog(locale: str, entries: dict[str, Entry]) -> None:

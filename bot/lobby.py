@@ -172,7 +172,7 @@ class Lobby:
                     locale,
                     game=table.title(locale),
                     id=table.id,
-                    names=", ".join(others),
+                    names=others,
                 )
                 await interaction.response.send_message(
                     ask, view=abandon_view(table.id, locale), ephemeral=True

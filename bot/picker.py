@@ -154,14 +154,14 @@ class Picker:
             return i18n.t("error.game_not_running", locale)
         reacting = [s for s in table.engine.reaction_seats(table.state) if s != seat]
         if reacting:
-            names = ", ".join(table.names[s] for s in reacting)
+            names = [table.names[s] for s in reacting]
             if not table.people(reacting):  # built-in players answer at once
                 return i18n.t("chooser.waiting_bot_reaction", locale, names=names)
             window = (await self.service.settings_for(table.record.guild_id)).reaction_window_minutes
             return i18n.t("chooser.waiting_reaction", locale, names=names, minutes=f"{window:g}")
         waiting = [table.names[s] for s in table.to_act() if s != seat]
         if waiting:
-            return i18n.t("chooser.waiting_for", locale, names=", ".join(waiting))
+            return i18n.t("chooser.waiting_for", locale, names=waiting)
         return i18n.t("chooser.not_your_turn", locale)
 
     async def open(self, interaction: discord.Interaction, table: Table) -> None:

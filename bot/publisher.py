@@ -372,7 +372,7 @@ class Publisher:
         it stays open (the same words whether or not the seat has anything to cast)."""
         locale = table.record.locale
         if reacting:
-            names = ", ".join(table.names[s] for s in sorted(reacting))
+            names = [table.names[s] for s in sorted(reacting)]
             if not table.people(reacting):  # built-in players answer at once
                 return i18n.t("game.waiting_bot_reaction", locale, names=names)
             window = (await self.service.settings_for(table.record.guild_id)).reaction_window_minutes
@@ -380,7 +380,7 @@ class Publisher:
         acting = table.to_act()
         people = table.people(acting)
         if not people:  # "your move" is for people; built-in players move at once (or on a demo's clock)
-            return i18n.t("game.waiting_for", locale, names=", ".join(table.names[s] for s in acting))
+            return i18n.t("game.waiting_for", locale, names=[table.names[s] for s in acting])
         mentions = ", ".join(
             f"<@{user}>" if (user := table.user_at(seat)) in pinged else table.names[seat] for seat in people
         )

@@ -162,3 +162,16 @@ def test_korean_particles_follow_the_word_before_them_in_every_string():
         i18n.korean_particles("봇 2이(가) 루비 7을(를) 숲(으)로 Emma이(가)")
         == "봇 2가 루비 7을 숲으로 Emma이(가)"
     )
+
+
+def test_a_list_of_names_takes_the_honorific_on_each_name_in_korean():
+    """Korean honours every name ("Tom님, Lee님을"), not only the last; other languages join with commas."""
+    assert (
+        i18n.t("game.waiting_for", "ko", names=["Tom", "Lee", "봇 2"])
+        == "Tom님, Lee님, 봇 2님을 기다리는 중입니다."
+    )
+    assert i18n.t("game.waiting_for", "ko", names=["Tom"]) == "Tom님을 기다리는 중입니다."
+    assert "Tom, Lee" in i18n.t("game.waiting_for", "en", names=["Tom", "Lee"])
+    assert "(Tom, Lee)" in i18n.t(
+        "demo.started", "ko", game="드루이드", id=1, names=("Tom", "Lee"), count=2, seconds=5
+    )
