@@ -185,15 +185,27 @@ class SheetSelect(
 DYNAMIC_ITEMS = (GameButton, ChoiceButton, ChoiceSelect, UndoButton, SheetSelect)
 
 
+class Components(discord.ui.View):
+    """A message's components. Every one is a DynamicItem, found again by its custom_id among DYNAMIC_ITEMS when
+    clicked, so discord.py need not keep the view once it is sent; told nothing, it keeps each ephemeral one for 15
+    minutes with a task waiting to expire it (some 1,600 views, 20,000 buttons and 1,600 tasks at 200 games)."""
+
+    def __init__(self) -> None:
+        super().__init__(timeout=None)
+
+    def is_finished(self) -> bool:  # what discord.py asks before keeping a view it sends
+        return True
+
+
 def undo_view(table: Table, locale: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = Components()
     view.add_item(UndoButton("yes", table.id, table.version, i18n.t("game.undo_approve", locale)))
     view.add_item(UndoButton("no", table.id, table.version, i18n.t("game.undo_refuse", locale)))
     return view
 
 
 def lobby_view(table: Table, locale: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = Components()
     full = len(table.seats) >= table.engine.max_players  # no seat left to join or to give a built-in player
     seating = [
         GameButton("lobby", "join", table.id, i18n.t("lobby.join", locale), discord.ButtonStyle.success),
@@ -215,14 +227,14 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View:
 
 def abandon_view(game_id: int, locale: str) -> discord.ui.View:
     """The one button that confirms ending a running game for everyone at its table."""
-    view = discord.ui.View(timeout=None)
+    view = Components()
     label = i18n.t("game.abandon_button", locale)
     view.add_item(GameButton("table", "abandon", game_id, label, discord.ButtonStyle.danger))
     return view
 
 
 def board_view(table: Table, locale: str, has_private: bool, has_sheets: bool = False) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = Components()
     view.add_item(
         GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary)
     )
@@ -240,7 +252,7 @@ def board_view(table: Table, locale: str, has_private: bool, has_sheets: bool = 
 
 
 def dm_view(table: Table, locale: str) -> discord.ui.View:
-    view = discord.ui.View(timeout=None)
+    view = Components()
     view.add_item(
         GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary)
     )
@@ -253,7 +265,7 @@ def chooser_view(
     """Options as buttons when they fit, otherwise as select menus of 25; a Back button once something is chosen.
     `token` is the digest of the seat's choices the picker was drawn for (Table.choice_token). `direct`: the path
     already names one action, and the single button does it."""
-    view = discord.ui.View(timeout=None)
+    view = Components()
     prefix = encode_path(path)
     if direct:
         view.add_item(ChoiceButton(table.id, token, prefix, _short(labels[0], BUTTON_LABEL)))

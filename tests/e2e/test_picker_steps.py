@@ -197,3 +197,19 @@ async def test_take_my_turn_reads_the_game_when_the_copy_gives_nothing_to_choose
         assert (await h.table(game_id)).version == moved.version
         assert offers_choices_at(picker, game_id, moved.choice_token(next_seat))
         assert h.sb.violations == []
+
+
+async def test_no_picker_is_kept_in_memory_once_sent_and_its_buttons_still_work(tmp_path):
+    """Every component is found again by its custom_id, so discord.py keeps no sent view: an ephemeral one would
+    otherwise stay 15 minutes, with a task waiting to expire it, for every picker step under load."""
+    import asyncio
+
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("druids", ("alice", "dave"))
+        table, _seat, mover, picker, actions = await open_picker(h, game_id)
+        await play_the_last_offer(h, mover, picker, table, actions)
+        assert (await h.table(game_id)).version > table.version  # the kept-nowhere buttons played the move
+        store = h.bot._connection._view_store  # type: ignore[union-attr]
+        assert not store._views and not store._synced_message_views
+        expiring = [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__]
+        assert not expiring
