@@ -14,8 +14,8 @@ from alembic.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from sqlalchemy import create_engine, inspect
 
-from bot.db import alembic_config
 from bot.db.models import Base
+from bot.db.upgrade import alembic_config
 
 
 def schema(url: str) -> dict[str, Any]:

@@ -254,11 +254,32 @@ async def test_migrations_build_exactly_the_models_schema(database_url):
     assert diff == []
 
 
+async def test_the_bot_never_loads_alembic_and_a_failed_migration_says_so(tmp_path):
+    """Migrations run in a process of their own, so Alembic and what it imports stay out of the bot's memory; when
+    that process fails, starting fails with a message, not with a bot over a database without tables."""
+    import subprocess
+    import sys
+
+    loaded = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "import sys, bot.app; print(sorted(m for m in sys.modules if 'alembic' in m))",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert loaded.stdout.strip() == "[]"
+    with pytest.raises(RuntimeError, match="migrating the database failed"):
+        await migrate(f"sqlite+aiosqlite:///{tmp_path}/no-such-folder/games.db")
+
+
 async def test_a_database_at_the_first_schema_is_upgraded_in_place(database_url):
     from alembic import command
     from sqlalchemy import text
 
-    from bot.db import alembic_config
+    from bot.db.upgrade import alembic_config
 
     await asyncio.to_thread(command.upgrade, alembic_config(database_url), "0001")
     engine = make_engine(database_url)

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 import threading
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -10,8 +12,6 @@ from contextlib import AbstractAsyncContextManager, asynccontextmanager, nullcon
 from pathlib import Path
 from typing import TypeVar
 
-from alembic import command
-from alembic.config import Config
 from sqlalchemy import URL, Connection, Engine, create_engine, event, make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -204,13 +204,19 @@ async def _in_turn(
         yield begun
 
 
-def alembic_config(url: str) -> Config:
-    config = Config()
-    config.set_main_option("script_location", str(ROOT / "migrations"))
-    config.set_main_option("sqlalchemy.url", url.replace("%", "%%"))
-    return config
-
-
 async def migrate(url: str) -> None:
-    """Bring the database schema up to date (Alembic's own commands are synchronous, so run them in a thread)."""
-    await asyncio.to_thread(command.upgrade, alembic_config(url), "head")
+    """Bring the database schema up to date. Alembic runs in a process of its own (`bot.db.upgrade`): what it
+    imports (Alembic, Mako, Pygments: some 11 MB) would otherwise stay in the bot's memory for good. A database in
+    this process's memory can only be reached from here, so that one is migrated here."""
+    if _in_memory(url):
+        from bot.db.upgrade import upgrade
+
+        await asyncio.to_thread(upgrade, url)
+        return
+    child = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot.db.upgrade", env={**os.environ, "DATABASE_URL": url}
+    )
+    if await child.wait():
+        raise RuntimeError(
+            f"migrating the database failed (exit status {child.returncode}; its error is above)"
+        )
