@@ -50,7 +50,14 @@ MAX_PICKER_STEPS = 12
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|NotFound|Forbidden|Timeout)\b\S*: ")
-BUDGET = {"ack_p99": 0.150, "completion_p99": 1.0, "rss_mb": 300.0, "ratio": 0.5}
+BUDGET = {
+    "ack_p99": 0.150,
+    "completion_p99": 1.0,
+    "board_p99": 2.0,
+    "loop_ms": 4.0,
+    "rss_mb": 300.0,
+    "ratio": 0.5,
+}
 
 
 # --- measuring ----------------------------------------------------------------------------------------------
@@ -162,6 +169,7 @@ class ProcessWatch:
             return {
                 "cpu": nan,
                 "main": nan,
+                "main_s": nan,
                 "cpu_s": nan,
                 "rss": nan,
                 "peak": self.peak,
@@ -171,6 +179,7 @@ class ProcessWatch:
         return {
             "cpu": 100 * cpu / wall,
             "main": 100 * main / wall,
+            "main_s": main,
             "cpu_s": cpu,
             "rss": rss,
             "peak": max(self.peak, rss),
@@ -970,6 +979,7 @@ def report(
             ),
             ("Discord API calls per interaction", _calls_each(mine), _calls_each(other) if other else "—"),
             ("bot CPU % of a core (event-loop thread)", _cpu(mine), _cpu(other) if other else "—"),
+            ("event-loop CPU per interaction", _loop_each(mine), _loop_each(other) if other else "—"),
             ("picture workers' CPU % of a core", _helpers(mine), _helpers(other) if other else "—"),
             ("CPU time per interaction (workers incl.)", _cpu_each(mine), _cpu_each(other) if other else "—"),
             (
@@ -1006,7 +1016,8 @@ def report(
                 "  budget: "
                 f"ack p99 < 150 ms {_verdict(_p99(mine.acks) < BUDGET['ack_p99'])}; "
                 f"completion p99 < 1 s {_verdict(bool(_done(mine)) and percentile(_done(mine), 99) < 1.0)}"
-                f" (board image p99 {_verdict(_p99(mine.rec.board) < 1.0)}); "
+                f"; move -> board p99 < 2 s {_verdict(_p99(mine.rec.board) < BUDGET['board_p99'])}; "
+                f"event-loop CPU <= 4 ms per interaction {_verdict(_loop_ms(mine) <= BUDGET['loop_ms'])}; "
                 f"0 past the deadline {_verdict(mine.late == 0)}; "
                 f"RSS < 300 MB {_verdict(mine.bot['peak'] < BUDGET['rss_mb'])} "
                 f"(with its picture workers {_verdict(mine.bot['family_peak'] < BUDGET['rss_mb'])})"
@@ -1054,6 +1065,16 @@ def _cpu(result: PhaseResult) -> str:
 
 def _helpers(result: PhaseResult) -> str:
     return f"{result.bot['helpers_cpu']:.0f}%" if "helpers_cpu" in result.bot else "—"
+
+
+def _loop_ms(result: PhaseResult) -> float:
+    """The event-loop thread's CPU per completed interaction, in ms."""
+    done = len(result.rec.ok())
+    return result.bot["main_s"] / done * 1000 if done else float("nan")
+
+
+def _loop_each(result: PhaseResult) -> str:
+    return f"{_loop_ms(result):.2f} ms" if result.rec.ok() else "—"
 
 
 def _cpu_each(result: PhaseResult) -> str:
