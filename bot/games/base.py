@@ -57,18 +57,17 @@ class GamePresenter:
     def prompt_text(
         self, key: str, locale: str, chosen: dict[str, Any] | None = None, view: View | None = None
     ) -> str:
-        """The question of one picker step; a joint step asks its parameters' questions together. Games may
-        name in it what was chosen before (`chosen`, in `view`)."""
-        texts: list[str] = []
+        """The question of one picker step. A joint step (each option a whole move: "Attack · Elf (D) · Strength")
+        asks only its first part's question, which its options' labels lead with: stacked, its questions read as a
+        form ("Which space? / What do you do? / Whom? / How do you attack?"). Games may name in it what was chosen
+        before (`chosen`, in `view`)."""
         for part in key.split(JOIN):
             if part == ENDING:
-                texts.append(i18n.t("chooser.ending", locale))
-                continue
+                return i18n.t("chooser.ending", locale)
             part = bare_key(part)
             if self.has(f"prompt.{part}"):
-                texts.append(self.t(f"prompt.{part}", locale))
-        texts = list(dict.fromkeys(texts))
-        return " / ".join(texts) if texts else i18n.t("chooser.choose", locale)
+                return self.t(f"prompt.{part}", locale)
+        return i18n.t("chooser.choose", locale)
 
     def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         """The label of one choice of a picker step: a single parameter's value, or for a joint step (key

@@ -42,17 +42,15 @@ class DruidsPresenter(GamePresenter):
     def prompt_text(
         self, key: str, locale: str, chosen: dict[str, Any] | None = None, view: View | None = None
     ) -> str:
-        """Two cards asked at once are asked as a pair; a place is asked for the card it is for."""
+        """Two cards asked at once are asked as a pair; a place is asked for the card it is for (a joint step asks
+        its first part's question, as every game's does)."""
         parts = key.split(JOIN)
         if [bare_key(p) for p in parts[:2]] == ["card", "card"]:
             return self.t("prompt.cards", locale)
         card = (chosen or {}).get(parts[0].removesuffix("place") + "card")
         if bare_key(parts[0]) != "place" or card is None or view is None:
             return super().prompt_text(key, locale, chosen, view)
-        asked = self.t("prompt.place_of", locale, card=self.card_name(card, locale))
-        if len(parts) == 1:
-            return asked
-        return f"{asked} / {super().prompt_text(JOIN.join(parts[1:]), locale, chosen, view)}"
+        return self.t("prompt.place_of", locale, card=self.card_name(card, locale))
 
     def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         # The two cards asked as a pair are played in either order to the same end: "Ruby 8 + Onyx 1", not an

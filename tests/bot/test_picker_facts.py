@@ -81,7 +81,8 @@ def test_roll_player_starting_dice_go_in_one_click_as_suggested():
 
 def test_every_picker_step_of_every_game_can_be_told_apart():
     """Through seeded playouts with the picker as offered (joint steps, chains, suggestions): every step has a
-    question, and its options have distinct labels short enough for a select menu, in every language."""
+    question (one: a joint step's options are whole moves, and its questions stacked read as a form), and its
+    options have distinct labels short enough for a select menu, in every language."""
     import random
 
     for name in ("druids", "roll_player", "roll_for_the_galaxy", "talisman"):
@@ -98,7 +99,8 @@ def test_every_picker_step_of_every_game_can_be_told_apart():
             path: list[int] = []
             while isinstance(step := narrow(offered, path), Prompt):
                 for locale in i18n.LOCALES:
-                    assert game.prompt_text(step.key, locale)
+                    question = game.prompt_text(step.key, locale, step.chosen, view)
+                    assert question and " / " not in question, (name, step.key, question)
                     labels = [game.value_label(step.key, v, step.chosen, view, locale) for v in step.values]
                     assert all(0 < len(label) <= 100 for label in labels), (name, locale, labels)
                     assert len(set(labels)) == len(labels), (name, locale, step.key, labels)
