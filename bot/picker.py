@@ -285,17 +285,19 @@ class Picker:
         self, table: Table, user_id: int, step: Chosen, locale: str
     ) -> tuple[dict[str, Any], bool]:
         """Apply the chosen action — one move, or a chain of the mover's own moves picked at once. Each part is
-        committed on its own; if a later part is refused, what went before stands and the picker says why the rest
-        did not. The mover's answer, and whether anything was committed."""
+        committed on its own, none of them shown before the last (Publisher.holding); if a later part is refused,
+        what went before stands and the picker says why the rest did not. The mover's answer, and whether anything
+        was committed."""
         results: list[MoveResult] = []
         read = table
         try:
-            for part in split(step.action):
-                result = await self.service.act(
-                    table.id, user_id, part, expected_version=read.version, read=read
-                )
-                results.append(result)
-                read = result.table
+            with self.host.publisher.holding(table.id):
+                for part in split(step.action):
+                    result = await self.service.act(
+                        table.id, user_id, part, expected_version=read.version, read=read
+                    )
+                    results.append(result)
+                    read = result.table
         except (IllegalAction, ServiceError) as error:
             fresh = await self.service.get(table.id)
             seat = fresh.seat_of(user_id)

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Set
+from collections.abc import Iterator, Set
+from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any
 
@@ -82,8 +83,25 @@ class Publisher:
         self._lane = asyncio.Semaphore(PUBLISHING_AT_ONCE)
         # Games whose last post may have reached Discord without our knowing (a restart, a timeout).
         self.unsure: set[int] = set()
+        self._held: set[int] = (
+            set()
+        )  # games a chain of one player's moves is being committed to (see holding)
 
     # --- when it runs ---------------------------------------------------------------------------------------------
+
+    @contextmanager
+    def holding(self, game_id: int) -> Iterator[None]:
+        """While one click's chain of moves is committed part by part, none of its middle versions is shown: a
+        publish still running for an earlier change would otherwise post a board (and ping the mover) for a
+        question the click has already answered. The chain's own publish shows its end."""
+        self._held.add(game_id)
+        try:
+            yield
+        finally:
+            self._held.discard(game_id)
+
+    def held(self, game_id: int) -> bool:
+        return game_id in self._held
 
     async def publish(self, game_id: int) -> Table | None:
         """Bring Discord up to this game's newest committed version; returns the game as read for it (None if
@@ -93,6 +111,8 @@ class Publisher:
             try:
                 table = await self.service.get(game_id)
             except ServiceError:
+                return None
+            if self.held(game_id):  # read in the middle of a chain (checked after the read, which may wait)
                 return None
             if table.record.publish_at is None:
                 return table  # shown already (a publish queued behind ours did the work)

@@ -213,3 +213,41 @@ async def test_no_picker_is_kept_in_memory_once_sent_and_its_buttons_still_work(
         assert not store._views and not store._synced_message_views
         expiring = [t for t in asyncio.all_tasks() if "timeout_task" in t.get_coro().__qualname__]
         assert not expiring
+
+
+async def test_a_publish_racing_a_chain_of_moves_shows_none_of_its_middle_versions(tmp_path):
+    """One click may commit a chain of the mover's moves ("Keep the roll → Move · Fields"). A publish still running
+    for an earlier change that reads the game between two parts must not post that middle version's board: it
+    would ping the mover for a question the click already answered."""
+    from bot.chooser import split
+
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("talisman", ("alice", "dave"), seed=3)
+        table = await h.table(game_id)
+        seat = table.to_act()[0]
+        mover = user_at(h, table, seat)
+        await h.play_through_chooser(mover, game_id, {"type": "roll_move"})
+        table, seat, mover, picker, actions = await open_picker(h, game_id)
+        chain = next(a for a in actions if len(split(a)) > 1)
+        service, publisher = h.bot.host.service, h.bot.host.publisher  # type: ignore[union-attr]
+        act, shown = service.act, []
+
+        async def act_then_an_earlier_publish_reads(*args, **kwargs):
+            result = await act(*args, **kwargs)
+            shown.append(await publisher.publish(game_id) is not None)  # as a late publish would, mid-chain
+            return result
+
+        service.act = act_then_an_earlier_publish_reads
+        full = path_to(actions, chain)
+        for depth in range(1, len(full) + 1):
+            await h.choose(mover, picker, table, full[:depth])
+        service.act = act
+        end = await h.table(game_id)
+        assert end.version == table.version + len(split(chain))  # every part committed
+        posts = h.sb.messages(h.thread(end))
+        ever_shown = [text for m in posts for text in [*(old["content"] for old in m.history), m.content]]
+        middle = [f"#{game_id}·v{v}" for v in range(table.version + 1, end.version)]
+        assert not [text for text in ever_shown if any(text.endswith(mark) for mark in middle)]
+        boards = [m.content for m in posts if "\n-# #" in m.content]
+        assert boards[-1].endswith(f"#{game_id}·v{end.version}")  # the chain's own publish shows its end
+        assert shown and not any(shown)
