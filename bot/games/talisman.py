@@ -18,6 +18,7 @@ from engines.talisman.data import (
     CHARACTERS,
     COMMAND,
     PURCHASE,
+    SENTINEL,
     SPACES,
     SPELLS,
     TALISMAN,
@@ -145,7 +146,8 @@ class TalismanPresenter(GamePresenter):
         if key in ("target", "seat"):
             return self.seat_name(value, view, locale)
         if key == "route":
-            return self.route_text(value, locale)
+            inward = chosen.get("to") is not None and SPACES[chosen["to"]]["region"] == "middle"
+            return self.route_text(value, locale, inward)
         if key == "die":
             dice = (view.get("prompt") or {}).get("dice") or []
             shown = dice[value] if isinstance(value, int) and value < len(dice) else "?"
@@ -180,8 +182,16 @@ class TalismanPresenter(GamePresenter):
                 return label if price is None else self.t("priced", locale, offer=label, gold=price)
         return label
 
-    def route_text(self, route: str, locale: str) -> str:
-        parts = [self.t(f"route.{part}", locale) for part in route.split("-")]
+    def route_text(self, route: str, locale: str, inward: bool = False) -> str:
+        """A way to move; crossing the bridge inward says it is through a fight with the Sentinel, who stops
+        (and may kill) a character that loses, whatever the destination it was bound for."""
+        strength = SPACES[SENTINEL]["sentinel"]["strength"]
+        parts = [
+            self.t("route.x_sentinel", locale, strength=strength)
+            if part == "x" and inward
+            else self.t(f"route.{part}", locale)
+            for part in route.split("-")
+        ]
         return " → ".join(parts)
 
     def single_action_text(self, action: Action, view: View, locale: str) -> str:
@@ -244,6 +254,8 @@ class TalismanPresenter(GamePresenter):
             return "psychic" if event.get("psychic") else "physical"
         if kind == "StatChanged":
             return "up" if event.get("by", 0) >= 0 else "down"
+        if kind == "Moved":  # a crossing fought from the Sentinel's own space starts where it stands
+            return "stay" if event.get("from") == event.get("to") else None
         if kind == "Evaded":
             return "foe" if "foe" in event else "card" if "card" in event else "character"
         if kind == "StandOff":

@@ -497,3 +497,26 @@ def test_a_lost_turn_says_whether_it_is_the_rest_of_this_turn_or_the_next_one():
         if seen == {True, False}:
             break
     assert seen == {True, False}
+
+
+def test_crossing_the_bridge_inward_says_it_is_through_a_fight_with_the_sentinel():
+    """A destination over the bridge is reached only by beating the Sentinel: a player who picks it must see the
+    fight (a reviewer's character died there, bound for a space the option named). Outward there is no fight; a
+    crossing fought from the Sentinel's own space does not read as moving from it to itself."""
+    from engines.talisman.data import BRIDGE_HILLS, SENTINEL
+
+    engine = GAME.engine
+    state = engine.new_game(2, engine.validate_options({}), 3)
+    view = engine.view(state, 0)
+    middle = next(s["index"] for s in SPACES if s["region"] == "middle" and s["index"] != BRIDGE_HILLS)
+    outer = next(s["index"] for s in SPACES if s["region"] == "outer" and s["index"] != SENTINEL)
+    strength = SPACES[SENTINEL]["sentinel"]["strength"]
+    for locale in i18n.LOCALES:
+        inward = GAME.part_label("route", "x-cw", {"to": middle}, view, locale)
+        assert GAME.t("route.x_sentinel", locale, strength=strength) in inward
+        assert str(strength) in inward
+        outward = GAME.part_label("route", "cw-x", {"to": outer}, view, locale)
+        assert outward == f"{GAME.t('route.cw', locale)} → {GAME.t('route.x', locale)}"
+    stayed = {"type": "Moved", "seat": 0, "from": SENTINEL, "to": SENTINEL, "how": "move"}
+    text = GAME.event_text(stayed, ["Sam", "Bo"], view, "en")
+    assert text == f"Sam stays on {GAME.space_name(SENTINEL, 'en')}."
