@@ -65,7 +65,20 @@ def t(key: str, locale: str | None, **params: Any) -> str:
         text = entry.format(**{**params, **lists})
     else:
         text = entry
-    return korean_particles(text) if locale == "ko" and "(" in text else text
+    if locale == "ko" and "(" in text:
+        return korean_particles(text)
+    if locale == "en" and "a " in text:
+        return english_articles(text)
+    return text
+
+
+# "a" before a word that starts with a vowel sound; "one"/"once" and "u" words ("a unique") start with a consonant
+_A_BEFORE_VOWEL = re.compile(r"\b([Aa]) (?=(?!one\b|once\b)[AEIOaeio])")
+
+
+def english_articles(text: str) -> str:
+    """'a {color} die' filled with 'Alien Tech' reads 'an Alien Tech die'."""
+    return _A_BEFORE_VOWEL.sub(r"\1n ", text)
 
 
 def _joined(names: list[Any] | tuple[Any, ...], key: str, entry: str, locale: str) -> str:

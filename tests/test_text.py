@@ -175,3 +175,17 @@ def test_a_list_of_names_takes_the_honorific_on_each_name_in_korean():
     assert "(Tom, Lee)" in i18n.t(
         "demo.started", "ko", game="드루이드", id=1, names=("Tom", "Lee"), count=2, seconds=5
     )
+
+
+def test_english_takes_an_before_a_vowel_whatever_fills_the_string():
+    """'a {color}' filled with 'Alien Tech' reads 'an Alien Tech' (a reviewer found 'a Alien Tech explorer')."""
+    from bot.games import presenter
+
+    game = presenter("roll_for_the_galaxy")
+    alien = game.t("event.ScoutStarted", "en", player="Tom", color="Alien Tech")
+    assert alien == "Tom scouts with an Alien Tech explorer."
+    assert (
+        game.t("event.ScoutStarted", "en", player="Tom", color="Novelty")
+        == "Tom scouts with a Novelty explorer."
+    )
+    assert i18n.english_articles("a one-off, a Imp, A Elf") == "a one-off, an Imp, An Elf"

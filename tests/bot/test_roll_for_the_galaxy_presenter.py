@@ -371,3 +371,15 @@ def test_strings_match_across_languages_and_rules_cover_the_game(game):
         for locale in LOCALES:
             assert section.title_in(locale) and len(section.body_in(locale)) < 1900
     assert "provisional" in rules.find("roll_for_the_galaxy", "components", "en").body_in("en").lower()
+
+
+def test_a_good_is_named_by_its_world_not_by_its_die():
+    """A good's kind is its world's colour; the die's colour only counts when it is consumed. 'Minji produces a
+    Home good on Pirate World' read as a kind of good that does not exist (found in a player-seat review)."""
+    game = presenter("roll_for_the_galaxy")
+    for key in ("event.GoodProduced", "event.GoodGained"):
+        for locale in i18n.LOCALES:
+            text = game.t(key, locale, player="Minji", world="Pirate World", color="Home")
+            assert "Pirate World" in text and "Home" in text
+        english = game.t(key, "en", player="Minji", world="Pirate World", color="Home")
+        assert "Home good" not in english and english.endswith("(a Home die).")
