@@ -184,8 +184,11 @@ class GamePresenter:
     def _told(
         self, events: list[Event], names: list[str], view: View, locale: str, seat: int
     ) -> tuple[list[str], list[str], list[str]]:
-        """The lines of `events` the mover may see: about the mover, public ones about others, private ones."""
-        own: list[str] = []
+        """The lines of `events` the mover may see: the public ones up to the last about the mover (what they did,
+        with what it did to others on the way: "Sam loses 1 life. Turn 19: Tom rolls 6"), empty when none is
+        about the mover; the public ones about others; the private ones."""
+        public: list[str] = []
+        own_upto = 0
         others: list[str] = []
         private: list[str] = []
         told_privately = {e["type"] for e in events if e.get("private") and visible_to(e, seat)}
@@ -197,11 +200,13 @@ class GamePresenter:
                 continue
             if event.get("private"):
                 private.append(text)
-            elif self.is_own_event(event, seat):
-                own.append(text)
+                continue
+            public.append(text)
+            if self.is_own_event(event, seat):
+                own_upto = len(public)
             else:
                 others.append(text)
-        return own, others, private
+        return public[:own_upto], others, private
 
     def is_own_event(self, event: Event, seat: int) -> bool:
         """Whether an event tells what the mover did (not what followed: a new round, the next player's roll)."""

@@ -201,3 +201,27 @@ def _random_moves(engine, seeds, moves: int):
             action = rng.choice(engine.legal_actions(state, seat))
             state, events = engine.apply(state, seat, action)
             yield seat, action, events, engine.view(state, seat)
+
+
+@pytest.mark.parametrize("engine_name", ["druids", "roll_player", "roll_for_the_galaxy", "talisman"])
+def test_a_move_that_harms_others_before_the_movers_own_next_step_tells_both(engine_name):
+    """Taking a life from a beaten foe and then rolling for one's next move said only "Done: Tom rolls 6 for
+    moving": the life taken, told on the board, was left out. Every public line up to the mover's last is told."""
+    game = presenter(engine_name)
+    checked = 0
+    for seat, action, events, view in _random_moves(game.engine, (1, 2, 3), 400):
+        told_privately = {e["type"] for e in events if e.get("private") and visible_to(e, seat)}
+        public = [
+            e
+            for e in game.condensed(events)
+            if visible_to(e, None) and game.private_twins.get(e["type"]) not in told_privately
+        ]
+        told = [(e, text) for e in public if (text := game.event_text(e, NAMES, view, "en"))]
+        own = [i for i, (e, _) in enumerate(told) if game.is_own_event(e, seat)]
+        if not own or all(game.is_own_event(e, seat) for e, _ in told[: own[-1]]):
+            continue
+        text = game.confirmation(events, NAMES, view, "en", seat, [action])
+        for _, line in told[: own[-1] + 1]:
+            assert line in text, (action, line, text)
+        checked += 1
+    assert checked > 0 or engine_name != "talisman"  # Talisman's fights give such moves on these seeds
