@@ -136,6 +136,7 @@ class Picker:
         if seat not in table.to_act():  # only side actions, such as taking back a "ready"
             lines.append(i18n.t("chooser.meanwhile", locale))
         if isinstance(step, Chosen):  # only one thing to do: one button that does it
+            lines += game.lone_choice_facts(step.action, view_data, locale)
             label = game.action_text(step.action, view_data, locale)
             return _clip("\n".join(lines)), chooser_view(table, token, path, [label], locale, direct=True)
         if step.chosen:

@@ -115,6 +115,11 @@ class GamePresenter:
         starting tile's powers). None by default."""
         return []
 
+    def lone_choice_facts(self, action: Action, view: View, locale: str) -> list[str]:
+        """Lines over the one button of a step with a single thing to do, where that button alone would puzzle
+        (why the only choice is to do nothing). None by default."""
+        return []
+
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         """One parameter's value in words; `chosen` holds the rest of the same action. Games override."""
         if key == "type":

@@ -182,6 +182,13 @@ class TalismanPresenter(GamePresenter):
                 return label if price is None else self.t("priced", locale, offer=label, gold=price)
         return label
 
+    def lone_choice_facts(self, action: Action, view: View, locale: str) -> list[str]:
+        # Everyone holding Spells is asked at each chance to cast one, so that asking tells nobody whose Spells
+        # fit: the one whose do not is told why "Do nothing" is all there is.
+        if action["type"] == "decline" and (view.get("prompt") or {}).get("kind") == "window":
+            return [self.t("window.nothing_fits", locale, button=self.t("type.decline", locale))]
+        return []
+
     def route_text(self, route: str, locale: str, inward: bool = False) -> str:
         """A way to move; crossing the bridge inward says it is through a fight with the Sentinel, who stops
         (and may kill) a character that loses, whatever the destination it was bound for."""

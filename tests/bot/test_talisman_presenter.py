@@ -520,3 +520,50 @@ def test_crossing_the_bridge_inward_says_it_is_through_a_fight_with_the_sentinel
     stayed = {"type": "Moved", "seat": 0, "from": SENTINEL, "to": SENTINEL, "how": "move"}
     text = GAME.event_text(stayed, ["Sam", "Bo"], view, "en")
     assert text == f"Sam stays on {GAME.space_name(SENTINEL, 'en')}."
+
+
+def test_a_chance_to_cast_with_no_spell_that_fits_says_why_doing_nothing_is_all_there_is():
+    """Everyone holding Spells is asked at each chance to cast, so the asking gives no hand away; the one whose
+    Spells do not fit saw a lone "Do nothing" button and no reason (found in a player-seat review)."""
+    window = {"prompt": {"kind": "window", "seat": 1}}
+    for locale in i18n.LOCALES:
+        [why] = GAME.lone_choice_facts({"type": "decline"}, window, locale)
+        assert GAME.t("type.decline", locale) in why
+    assert GAME.lone_choice_facts({"type": "decline"}, {"prompt": {"kind": "combat"}}, "en") == []
+    assert GAME.lone_choice_facts({"type": "roll_move"}, window, "en") == []
+
+
+async def test_the_picker_shows_why_its_one_button_does_nothing_in_a_chance_to_cast():
+    """The same through the picker: its one button comes with the reason."""
+    from bot.picker import Picker
+    from bot.service import ACTIVE, GameRow, SeatRow, Table
+
+    engine, rng = GAME.engine, random.Random(0)
+    state = engine.new_game(3, engine.validate_options({}), 0)
+    while not (
+        state["p"]
+        and state["p"]["k"] == "window"
+        and engine.legal_actions(state, engine.to_act(state)[0]) == [{"type": "decline"}]
+    ):
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+    seat = engine.to_act(state)[0]
+    table = Table(
+        GameRow(
+            [SeatRow(seat=n, user_id=10 + n, display_name=f"P{n}") for n in range(3)],
+            id=1,
+            version=7,
+            status=ACTIVE,
+            state=engine.dump(state),
+        ),
+        engine,
+        state,
+    )
+
+    class Host:
+        service = None
+
+    for locale in i18n.LOCALES:
+        text, view = await Picker(Host()).message(table, seat, [], locale, [])  # type: ignore[arg-type]
+        assert GAME.lone_choice_facts({"type": "decline"}, table.view(seat), locale)[0] in text
+        assert len(view.children) == 1  # type: ignore[union-attr]
