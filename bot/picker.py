@@ -370,6 +370,12 @@ class Picker:
         whole = [index for index, label in hits if label.casefold() == typed]
         if len(whole) == 1:
             return whole[0]
+        kind = presenter(table.engine.name).move_kind_named(typed, locale)
+        if kind is not None and kind not in {action.get("type") for action in choices(table, seat)}:
+            # A move the game has, but not now ("Ready" when already ready): say so, and what can be done.
+            labels = self._labels(table, seat, locale).matching("", MOVES_NAMED)
+            moves = "\n".join(f"• {label}" for _, label in labels)
+            raise ServiceError("move_not_now", typed=i18n.echo(value.strip()), moves=moves)
         # Words that only fit part of a move's name play nothing ("ready" fits "Take back my ready"): the
         # answer names the moves they fit, to be picked.
         if not hits:

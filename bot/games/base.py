@@ -52,6 +52,14 @@ class GamePresenter:
         """The game's name, from its string file."""
         return self.t("title", locale)
 
+    def move_kind_named(self, typed: str, locale: str) -> str | None:
+        """The kind of move whose own name (a button's word, "Ready") is `typed`, any case; None if none is."""
+        prefixes = (f"{self.engine_name}.type.", f"{self.engine_name}.action.")
+        for key, text in i18n.entries(locale).items():
+            if key.startswith(prefixes) and isinstance(text, str) and text.casefold() == typed:
+                return key.rpartition(".")[2]
+        return None
+
     # --- choosing actions -----------------------------------------------------------------------------------------
 
     def prompt_text(

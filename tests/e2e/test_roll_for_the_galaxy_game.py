@@ -277,6 +277,11 @@ async def test_a_ready_player_is_offered_only_to_take_it_back(tmp_path):
         picker = (await h.click(alice, h.board_message(ready), f"table:turn:{game_id}")).message
         assert "waiting for Bob" in picker.text and "Your part is done for now. You can still:" in picker.text
         assert [c["label"] for c in picker.interactive()] == ["Take back my ready"]
+        # "Ready" typed again says it cannot be done now, not that it fits "Take back my ready".
+        again = await h.slash(alice, h.thread(ready), "play move", {"action": "ready"})
+        assert "“ready” is not one of your moves right now" in again.message.text
+        assert "• Take back my ready" in again.message.text
+        assert (await h.table(game_id)).version == ready.version
         await h.click(alice, picker, picker.interactive()[0]["custom_id"])
         taken_back = await h.table(game_id)
         assert taken_back.version == ready.version + 1 and seat in taken_back.to_act()
