@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from bot import i18n
-from bot.games.base import GamePresenter
+from bot.games.base import LABEL_LIMIT, GamePresenter
 from engines.base import Action, Event, View
 from engines.roll_for_the_galaxy import data as D
 from render import roll_for_the_galaxy as rftg_render
@@ -70,6 +70,24 @@ class RollForTheGalaxyPresenter(GamePresenter):
             dev=self.side_name(sides["development"], locale),
             world=self.side_name(sides["world"], locale),
         )
+
+    def suggestion_label(self, events: list[Event], locale: str) -> str:
+        """Explored tiles placed at once, by the face each goes on: "Suggested: developments Galactic Investors,
+        Executive Powers · worlds Trading World" (was "3 moves at once", a blind commit)."""
+        stacks: dict[str, list[str]] = {"development": [], "world": []}
+        for event in events:
+            if event["type"] == "TilePlaced" and event.get("side") in stacks:
+                side = D.TILE_SIDES[event["tile"]][event["side"]]
+                stacks[event["side"]].append(self.side_name(side, locale))
+        placed = [
+            self.t(f"suggested_{stack}", locale, tiles=self.t("list_sep", locale).join(names))
+            for stack, names in stacks.items()
+            if names
+        ]
+        if not placed:
+            return super().suggestion_label(events, locale)
+        label = self.t("suggested_tiles", locale, placed=" · ".join(placed))
+        return label if len(label) <= LABEL_LIMIT else label[: LABEL_LIMIT - 1] + "…"
 
     def tile_label(self, tile: str, view: View | None, locale: str) -> str:
         """A tile as its owner sees it: the face it shows in a construction stack, else both faces."""

@@ -383,3 +383,19 @@ def test_a_good_is_named_by_its_world_not_by_its_die():
             assert "Pirate World" in text and "Home" in text
         english = game.t(key, "en", player="Minji", world="Pirate World", color="Home")
         assert "Home good" not in english and english.endswith("(a Home die).")
+
+
+def test_a_suggested_placement_names_each_tile_by_the_face_it_goes_on():
+    """ "Suggested: 3 moves at once" was a blind commit: the option names the tiles, grouped by stack."""
+    from engines.roll_for_the_galaxy import data as D
+
+    game = presenter("roll_for_the_galaxy")
+    tiles = list(D.TILE_SIDES)[:3]
+    events = [
+        {"type": "TilePlaced", "seat": 0, "side": side, "position": "bottom", "tile": tile, "private": [0]}
+        for tile, side in zip(tiles, ("development", "world", "development"), strict=True)
+    ]
+    label = game.suggestion_label(events, "en")
+    dev = [game.side_name(D.TILE_SIDES[t]["development"], "en") for t in (tiles[0], tiles[2])]
+    world = game.side_name(D.TILE_SIDES[tiles[1]]["world"], "en")
+    assert label == f"Suggested: developments {dev[0]}, {dev[1]} · worlds {world}"
