@@ -83,9 +83,8 @@ class Publisher:
         self._lane = asyncio.Semaphore(PUBLISHING_AT_ONCE)
         # Games whose last post may have reached Discord without our knowing (a restart, a timeout).
         self.unsure: set[int] = set()
-        self._held: set[int] = (
-            set()
-        )  # games a chain of one player's moves is being committed to (see holding)
+        # Games a chain of one player's moves is being committed to (see holding).
+        self._held: set[int] = set()
 
     # --- when it runs ---------------------------------------------------------------------------------------------
 
