@@ -123,6 +123,8 @@ class RollForTheGalaxyPresenter(GamePresenter):
                 return label
             faces = self.faces_of(value, view, locale)
             return f"{label} ({faces})" if faces else label
+        if key == "from" and value not in (None, "unassigned"):  # the row a die stands in, not a phase chosen
+            return self.t("from.row", locale, phase=self.phase_name(value, locale))
         if key in PHASE_KEYS:
             return self.phase_name(value, locale)
         if key == "good":

@@ -399,3 +399,21 @@ def test_a_suggested_placement_names_each_tile_by_the_face_it_goes_on():
     dev = [game.side_name(D.TILE_SIDES[t]["development"], "en") for t in (tiles[0], tiles[2])]
     world = game.side_name(D.TILE_SIDES[tiles[1]]["world"], "en")
     assert label == f"Suggested: developments {dev[0]}, {dev[1]} · worlds {world}"
+
+
+def test_the_row_a_die_stands_in_reads_apart_from_the_phase_it_chooses():
+    """ "Choose a phase · Home die · Explore · Develop" named two phases alike: the row the die stands in now says
+    it is where the die comes from, in a picker's joint label and in a move's whole name (never "from from")."""
+    game = presenter("roll_for_the_galaxy")
+    for locale in i18n.LOCALES:
+        row = game.part_label("from", "explore", {}, {}, locale)
+        assert (
+            row
+            == game.t("from.row", locale, phase=game.phase_name("explore", locale))
+            != game.phase_name("explore", locale)
+        )
+    assert game.part_label("from", "unassigned", {}, {}, "en") == "unplaced wild"
+    dictate = game.t(
+        "action.dictate", "en", color="Home die", **{"from": game.part_label("from", "settle", {}, {}, "en")}
+    )
+    assert dictate == "Dictate with a Home die from Settle"
