@@ -89,9 +89,8 @@ class GameHost:
         its moves is published like anyone's. `table`: the game as the publisher just read it (a change
         committed since then runs the built-in players itself, after its own publishing)."""
         for _ in range(BOT_MOVES_AT_ONCE):
-            if self.publisher.held(
-                game_id
-            ):  # a person's chain of moves is being committed: its end runs them
+            # a person's chain of moves is being committed: its end runs them
+            if self.publisher.held(game_id):
                 return
             if table is None:
                 table = await self.service.get(game_id)

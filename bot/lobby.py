@@ -183,9 +183,8 @@ class Lobby:
         )
         text = i18n.t("game.abandoned", table.record.locale, user=user.display_name)
         try:
-            if (
-                confirmed
-            ):  # the confirmation says it is done and loses its button; the channel is told as before
+            # the confirmation says it is done and loses its button; the channel is told as before
+            if confirmed:
                 await interaction.response.edit_message(content=text, view=None)
                 await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
             else:

@@ -53,7 +53,7 @@ class GamePresenter:
         return self.t("title", locale)
 
     def move_kind_named(self, typed: str, locale: str) -> str | None:
-        """The kind of move whose own name (a button's word, "Ready") is `typed`, any case; None if none is."""
+        """The kind of move whose own name (a button's word, "Ready") is `typed` (casefolded); None if none is."""
         prefixes = (f"{self.engine_name}.type.", f"{self.engine_name}.action.")
         for key, text in i18n.entries(locale).items():
             if key.startswith(prefixes) and isinstance(text, str) and text.casefold() == typed:
@@ -84,7 +84,7 @@ class GamePresenter:
         values = value if len(keys) > 1 else (value,)
         context = {**chosen, **dict(zip(keys, values, strict=True))}
         if context.get(SUGGESTED):  # the whole run, said at once
-            return self.suggestion_label(context[SUGGESTED], locale)
+            return _clip(self.suggestion_label(context[SUGGESTED], locale), LABEL_LIMIT)
         label = self._joint_label(keys, values, context, view, locale, with_types=True)
         if len(label) > LABEL_LIMIT:  # the other parameters mostly say what kind of move it is
             label = self._joint_label(keys, values, context, view, locale, with_types=False)

@@ -10,7 +10,7 @@ from collections import Counter
 from typing import Any
 
 from bot import i18n
-from bot.games.base import LABEL_LIMIT, GamePresenter
+from bot.games.base import GamePresenter
 from engines.base import Action, Event, View
 from engines.roll_for_the_galaxy import data as D
 from render import roll_for_the_galaxy as rftg_render
@@ -86,8 +86,7 @@ class RollForTheGalaxyPresenter(GamePresenter):
         ]
         if not placed:
             return super().suggestion_label(events, locale)
-        label = self.t("suggested_tiles", locale, placed=" · ".join(placed))
-        return label if len(label) <= LABEL_LIMIT else label[: LABEL_LIMIT - 1] + "…"
+        return self.t("suggested_tiles", locale, placed=" · ".join(placed))
 
     def tile_label(self, tile: str, view: View | None, locale: str) -> str:
         """A tile as its owner sees it: the face it shows in a construction stack, else both faces."""
