@@ -76,6 +76,11 @@ def t(key: str, locale: str | None, **params: Any) -> str:
 _A_BEFORE_VOWEL = re.compile(r"\b([Aa]) (?=(?!one\b|once\b)[AEIOaeio])")
 
 
+def clip(text: str, limit: int) -> str:
+    """`text` cut to Discord's `limit` for where it goes (a label, a message), its cut marked with an ellipsis."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def english_articles(text: str) -> str:
     """'a {color} die' filled with 'Alien Tech' reads 'an Alien Tech die'."""
     return _A_BEFORE_VOWEL.sub(r"\1n ", text)

@@ -41,8 +41,8 @@ log = logging.getLogger(__name__)
 MAX_CONTENT = 2000
 
 
-def _clip(text: str) -> str:
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+def _content(lines: list[str]) -> str:
+    return i18n.clip("\n".join(lines), MAX_CONTENT)
 
 
 # A move whose answer is ready this soon is answered in its acknowledgement: one call to Discord instead of two,
@@ -127,7 +127,7 @@ class Picker:
         lines = list(notes)
         if not actions:
             lines.append(await self.waiting_line(table, seat, locale))
-            return _clip("\n".join(lines)), None
+            return _content(lines), None
         token = table.choice_token(seat)
         step = await self.step(table, seat, actions, path)
         status = game.status_text(view_data, table.names, locale)
@@ -138,7 +138,7 @@ class Picker:
         if isinstance(step, Chosen):  # only one thing to do: one button that does it
             lines += game.lone_choice_facts(step.action, view_data, locale)
             label = game.action_text(step.action, view_data, locale)
-            return _clip("\n".join(lines)), chooser_view(table, token, path, [label], locale, direct=True)
+            return _content(lines), chooser_view(table, token, path, [label], locale, direct=True)
         if step.chosen:
             chosen = ", ".join(
                 game.value_label(k, v, step.chosen, view_data, locale) for k, v in step.chosen.items()
@@ -147,7 +147,7 @@ class Picker:
         lines.append(f"**{game.prompt_text(step.key, locale, step.chosen, view_data)}**")
         lines += game.choice_facts(step.key, step.values, step.chosen, view_data, locale)
         labels = [game.value_label(step.key, v, step.chosen, view_data, locale) for v in step.values]
-        return _clip("\n".join(lines)), chooser_view(table, token, path, labels, locale)
+        return _content(lines), chooser_view(table, token, path, labels, locale)
 
     async def waiting_line(self, table: Table, seat: int, locale: str) -> str:
         """Nothing to do: say who the game is waiting for, and how long a reaction window may last."""

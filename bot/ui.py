@@ -242,7 +242,7 @@ def board_view(table: Table, locale: str, has_private: bool, has_sheets: bool = 
         view.add_item(GameButton("table", "hand", table.id, i18n.t("game.my_hand", locale)))
     if has_sheets:
         players = [
-            discord.SelectOption(label=_short(name, 100), value=str(seat))
+            discord.SelectOption(label=i18n.clip(name, 100), value=str(seat))
             for seat, name in enumerate(table.names)
         ]
         sheets = SheetSelect(table.id, players, i18n.t("game.see_sheet", locale))
@@ -268,12 +268,12 @@ def chooser_view(
     view = Components()
     prefix = encode_path(path)
     if direct:
-        view.add_item(ChoiceButton(table.id, token, prefix, _short(labels[0], BUTTON_LABEL)))
+        view.add_item(ChoiceButton(table.id, token, prefix, i18n.clip(labels[0], BUTTON_LABEL)))
     elif len(labels) <= MAX_BUTTONS and all(len(label) <= BUTTON_LABEL for label in labels):
         # (a button's label is shorter than a menu option's: options cut short on a button go in a menu, where
         # "… · Al…", "… · Mu…" would have been told apart by their last letters only)
         for index, label in enumerate(labels):
-            item = ChoiceButton(table.id, token, encode_path([*path, index]), _short(label, BUTTON_LABEL))
+            item = ChoiceButton(table.id, token, encode_path([*path, index]), i18n.clip(label, BUTTON_LABEL))
             item.row = index // 5
             view.add_item(item)
     else:
@@ -282,7 +282,7 @@ def chooser_view(
         ):
             chunk = labels[start : start + OPTIONS_PER_SELECT]
             options = [
-                discord.SelectOption(label=_short(label, 100), value=str(start + i))
+                discord.SelectOption(label=i18n.clip(label, 100), value=str(start + i))
                 for i, label in enumerate(chunk)
             ]
             placeholder = i18n.t("chooser.choose", locale)
@@ -307,7 +307,3 @@ def chooser_view(
 def png_file(png: bytes, name: str) -> discord.File:
     """A picture to attach: board.png, private.png, results.png."""
     return discord.File(io.BytesIO(png), filename=name)
-
-
-def _short(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

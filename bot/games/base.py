@@ -84,12 +84,12 @@ class GamePresenter:
         values = value if len(keys) > 1 else (value,)
         context = {**chosen, **dict(zip(keys, values, strict=True))}
         if context.get(SUGGESTED):  # the whole run, said at once
-            return _clip(self.suggestion_label(context[SUGGESTED], locale), LABEL_LIMIT)
+            return i18n.clip(self.suggestion_label(context[SUGGESTED], locale), LABEL_LIMIT)
         label = self._joint_label(keys, values, context, view, locale, with_types=True)
         if len(label) > LABEL_LIMIT:  # the other parameters mostly say what kind of move it is
             label = self._joint_label(keys, values, context, view, locale, with_types=False)
         # A run stopped before its offered ending has nothing more to say.
-        return _clip(label, LABEL_LIMIT) or i18n.t("chooser.step_by_step", locale)
+        return i18n.clip(label, LABEL_LIMIT) or i18n.t("chooser.step_by_step", locale)
 
     def _joint_label(
         self,
@@ -357,9 +357,9 @@ class GamePresenter:
                     # a switch's meaning is what turning it on does: "off" says only that
                     meaning=i18n.t("options.off", locale) if value is False else meaning,
                 )
-                out.append((_clip(label, 100), _clip(f"{prefix}{option.name}={word}", 100)))
+                out.append((i18n.clip(label, 100), i18n.clip(f"{prefix}{option.name}={word}", 100)))
         if not out and not self.engine.options:
-            out.append((_clip(i18n.t("options.none", locale, game=self.title(locale)), 100), ""))
+            out.append((i18n.clip(i18n.t("options.none", locale, game=self.title(locale)), 100), ""))
         return out[:25]
 
     def check_options(self, raw: dict[str, Any]) -> None:
@@ -443,7 +443,3 @@ def collapse(steps: list[str]) -> list[str]:
 
 def _option_word(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
-
-
-def _clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"

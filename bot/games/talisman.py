@@ -39,10 +39,6 @@ def _fields(text: str) -> set[str]:
     return {name for _, name, _, _ in string.Formatter().parse(text) if name}
 
 
-def _short(text: str, limit: int = BUTTON_LIMIT) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
-
-
 # What may open a turn's line ("Turn 5: Ana rolls 4 and moves …"), and a battle's steps up to who won.
 TURN_OPENINGS = frozenset({"TurnMissed", "Moved", "RolledToMove"})
 FIGHT_STEPS = frozenset({"FoeRolled", "FateSpent", "BattleResolved", "FoeDefeated", "BattleLost", "StandOff"})
@@ -128,7 +124,7 @@ class TalismanPresenter(GamePresenter):
     # --- choosing actions -----------------------------------------------------------------------------------
 
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
-        return _short(self._value_label(key, value, chosen, view, locale))
+        return i18n.clip(self._value_label(key, value, chosen, view, locale), BUTTON_LIMIT)
 
     def _value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "type":
@@ -205,8 +201,8 @@ class TalismanPresenter(GamePresenter):
         params = {k: self._value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
         key = f"action.{action['type']}"
         if self.has(key):
-            return _short(self.t(key, locale, **params), 100)
-        return _short(" · ".join([self.t(f"type.{action['type']}", locale), *params.values()]), 100)
+            return i18n.clip(self.t(key, locale, **params), 100)
+        return i18n.clip(" · ".join([self.t(f"type.{action['type']}", locale), *params.values()]), 100)
 
     # --- telling what happened ------------------------------------------------------------------------------
 
