@@ -89,6 +89,31 @@ def _distinct(actions: list[Action], keys: list[str], limit: int | None = None) 
     return [tuple(actions[row].get(k) for k in keys) for row in rows.values()]
 
 
+def chain_depth(key: str) -> int:
+    """Which move of a chain a key belongs to: 0 for the first, 1 for "then.…"."""
+    depth = 0
+    while key.startswith(THEN, depth * len(THEN)):
+        depth += 1
+    return depth
+
+
+def _asked_first(shape: list[str], key: str, joint: list[str]) -> bool:
+    """Whether an action with these open keys asks, before `key`, a later move's key not in the step yet."""
+    depth = chain_depth(key)
+    return any(k not in joint and chain_depth(k) > depth for k in shape[: shape.index(key)])
+
+
+def _next_to_join(waiting: list[str], shapes: list[list[str]], joint: list[str]) -> str | None:
+    return next(
+        (
+            key
+            for key in waiting
+            if not any(key in shape and _asked_first(shape, key, joint) for shape in shapes)
+        ),
+        None,
+    )
+
+
 def _step(
     remaining: list[Action], chosen: dict[str, Any], limit: int
 ) -> tuple[list[str], list[tuple[Any, ...]]]:
@@ -98,11 +123,16 @@ def _step(
     if not open_keys:
         return [], []
     joint, combos = open_keys[:1], None
-    for key in open_keys[1:]:
+    # A key joins the step only where no kind of action holding it asks a later move's key before it: a run of
+    # Druids plays asks both cards before either place, so a place is not asked beside "Ask for a scoring"'s.
+    shapes = [[k for k in shape if k in open_keys] for shape in dict.fromkeys(map(tuple, remaining))]
+    waiting = open_keys[1:]
+    while (key := _next_to_join(waiting, shapes, joint)) is not None:
         wider = _distinct(remaining, [*joint, key], limit)
         if len(wider) > limit:
             break
         joint, combos = [*joint, key], wider
+        waiting.remove(key)
     if len(joint) > 1 and [k for k in open_keys if k not in joint] == [ENDING]:
         joint, combos = joint[:-1], None  # an ending is asked with the run's last choice, never on its own
     return joint, _distinct(remaining, joint) if combos is None else combos

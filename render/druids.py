@@ -251,7 +251,7 @@ def render_private(view: View, locale: str) -> bytes:
     played_rows = (len(played) + per_played - 1) // per_played
     home_y = 56 + hand_rows * 160 + 6
     played_y = home_y + 84
-    height = played_y + (30 + played_rows * 108 if played else 0)
+    height = played_y + (30 + played_rows * 130 if played else 0)
     image, draw = canvas(PRIVATE_W, height, BACKGROUND)
     draw.text((24, 14), labels["hand"], fill=TEXT, font=font(26, True))
     for i, card in enumerate(hand):
@@ -268,8 +268,10 @@ def render_private(view: View, locale: str) -> bytes:
         draw.text((cx, cy), str(number), fill=readable_on(colour), font=font(22, True), anchor="mm")
     if played:
         draw.text((24, played_y), labels["played"], fill=MUTED, font=font(20))
-        for i, (place, card) in enumerate(played):
+        for i, (place, card) in enumerate(played):  # each under the place it lies at
             x = 24 + (i % per_played) * 82
-            y = played_y + 30 + (i // per_played) * 108
-            image.paste(_card_tile(card, f"{place + 1}", seat, locale, 72, 100), (x, y))
+            y = played_y + 30 + (i // per_played) * 130
+            where = fitted(labels["at_place"].format(number=place + 1), PRIVATE_SMALL, 76)
+            draw.text((x + 36, y + 10), where, fill=TEXT, font=font(PRIVATE_SMALL), anchor="mm")
+            image.paste(_card_tile(card, labels["follower"], seat, locale, 72, 100), (x, y + 22))
     return to_png_flat(image)

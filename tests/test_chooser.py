@@ -151,6 +151,42 @@ def test_druids_two_plays_are_one_pair_then_a_place_for_each():
     assert len(pairs) == len([a for a in offered if len(split(a)) == 2])  # no pair twice
 
 
+def _druids_turn_that_may_ask_for_a_scoring():
+    engine = get_engine("druids")
+    state = engine.new_game(3, engine.validate_options({}), 5)
+    for _ in range(200):
+        seat = engine.to_act(state)[0]
+        kinds = {a["type"] for a in engine.legal_actions(state, seat)}
+        if {"request_scoring", "play_card"} <= kinds:
+            return engine, state, seat
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 0))
+    raise AssertionError("no turn offered a scoring")
+
+
+def test_a_druids_place_is_asked_once_its_card_is_chosen_even_beside_a_scoring():
+    """Where a scoring may be asked (its own place asked with it), a card's place is still asked only once the
+    card is chosen: asked before, the place picked for "Play a card" went to whichever card came first."""
+    engine, state, seat = _druids_turn_that_may_ask_for_a_scoring()
+    offered = picker_actions(engine, state, seat, suggest=False)
+    plays = [a for a in offered if a["type"] == "play_card"]
+    assert plays and len(plays) < len(offered)
+    for action in plays[:: max(1, len(plays) // 40)]:
+        path = path_to(offered, action)
+        chosen: set[str] = set()
+        for depth in range(len(path)):
+            step = narrow(offered, path[:depth])
+            assert isinstance(step, Prompt)
+            for key in step.keys:
+                if key.endswith("place"):
+                    card = key.removesuffix("place") + "card"
+                    assert card in chosen or card in step.keys, (key, step.keys, chosen)
+            chosen.update(step.keys)
+    scorings = [a for a in offered if a["type"] == "request_scoring"]
+    assert {a["place"] for a in scorings} == {
+        a["place"] for a in engine.legal_actions(state, seat) if a["type"] == "request_scoring"
+    }
+
+
 def test_a_druids_turns_chained_keys_are_one_string_each_however_many_runs():
     """The picker keeps some 1,500 runs a Druids turn and gets them back from a worker: each chained key is one
     shared string (pickle then writes it once), not a copy in every run."""

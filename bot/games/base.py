@@ -8,7 +8,7 @@ from importlib import resources
 from typing import Any
 
 from bot import i18n
-from bot.chooser import ENDING, JOIN, SUGGESTED, THEN, split
+from bot.chooser import ENDING, JOIN, SUGGESTED, THEN, chain_depth, split
 from engines import get_engine
 from engines.base import Action, Event, IllegalAction, Option, View, visible_to
 
@@ -109,7 +109,7 @@ class GamePresenter:
                     " → ".join(collapse([self.short_text(m, view, locale) for m in part_value]))
                 ]
                 continue
-            depth, bare = _depth(part), bare_key(part)
+            depth, bare = chain_depth(part), bare_key(part)
             level = _level(context, depth)
             if self.said_by.get(bare) in level or (bare == "type" and not with_types and len(level) > 1):
                 continue
@@ -414,20 +414,13 @@ class GamePresenter:
         return type(self).render_sheet_fn is not None
 
 
-def _depth(key: str) -> int:
-    depth = 0
-    while key.startswith(THEN):
-        key, depth = key[len(THEN) :], depth + 1
-    return depth
-
-
 def bare_key(key: str) -> str:
-    return key[len(THEN) * _depth(key) :]
+    return key[len(THEN) * chain_depth(key) :]
 
 
 def _level(context: dict[str, Any], depth: int) -> dict[str, Any]:
     """The parameters of the `depth`-th action of a chain, without their prefix."""
-    return {bare_key(k): v for k, v in context.items() if _depth(k) == depth}
+    return {bare_key(k): v for k, v in context.items() if chain_depth(k) == depth}
 
 
 def collapse(steps: list[str]) -> list[str]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from bot import i18n
+from bot.chooser import JOIN, THEN
 from bot.games.base import GamePresenter
-from engines.base import Event, View
+from engines.base import Action, Event, View
 from engines.roll_player.data import (
     ALIGNMENTS,
     ARMOR_SETS,
@@ -26,6 +27,7 @@ from engines.roll_player.data import (
     SOLO,
 )
 from engines.roll_player.rules import card_price, initiative_gold
+from engines.roll_player.scoring import final_attribute
 from render import roll_player as roll_player_render
 
 _ATTRIBUTE_NAMES = {attr["id"]: attr["name"] for attr in DICE["attributes"]}
@@ -185,6 +187,8 @@ class RollPlayerPresenter(GamePresenter):
                 },
             )
         if key == "die":
+            if isinstance(value, list):  # a starting die, named by _named_dice
+                return self.die_label(value, locale)
             if isinstance(value, int):  # an index into the starting dice still to place
                 seat = view.get("viewer")
                 dice = view["seats"][seat]["start_dice"] if seat is not None else []
@@ -234,6 +238,88 @@ class RollPlayerPresenter(GamePresenter):
         if key in ("skill", "copy"):
             return self.card_name(value, locale) if value else self.t("copy.none", locale)
         return str(value)
+
+    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+        keys = key.split(JOIN)
+        named = self._named_dice(
+            {**chosen, **dict(zip(keys, value if len(keys) > 1 else (value,), strict=True))}, view
+        )
+        value = tuple(named[k] for k in keys) if len(keys) > 1 else named[key]
+        return super().value_label(key, value, {k: named[k] for k in chosen}, view, locale)
+
+    def action_text(self, action: Action, view: View, locale: str) -> str:
+        return super().action_text(self._named_dice(action, view), view, locale)
+
+    @staticmethod
+    def _named_dice(action: dict[str, Any], view: View) -> dict[str, Any]:
+        """A chain of starting-die placements names each die by its place among the dice left when its turn
+        comes: here each is the die itself, so the second of "Red 2, then White 1" is not read off the dice
+        as they are before the first."""
+        seat = view.get("viewer")
+        if seat is None or not isinstance(action.get("die"), int):
+            return action
+        left = list(view["seats"][seat]["start_dice"])
+        named = dict(action)
+        depth = 0
+        while (kind := action.get(THEN * depth + "type")) is not None or depth == 0:
+            key = THEN * depth + "die"
+            if (
+                kind in (None, "place_start_die")
+                and isinstance(action.get(key), int)
+                and 0 <= action[key] < len(left)
+            ):
+                named[key] = left.pop(action[key])
+            depth += 1
+        return named
+
+    def choice_facts(
+        self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
+    ) -> list[str]:
+        """What the choice depends on where the labels can only name things: the mover's rows (dice, total and
+        the class's goal) where a die goes into one, and what each market card or class offered does."""
+        offered: dict[str, list[Any]] = {}
+        keys = key.split(JOIN)
+        for value in values:
+            for part, item in zip(keys, value if len(keys) > 1 else (value,), strict=True):
+                column = offered.setdefault(part.rsplit(".", 1)[-1], [])
+                if item is not None and item not in column:
+                    column.append(item)
+        lines: list[str] = []
+        seat = view.get("viewer")
+        if seat is not None:
+            me = view["seats"][seat]
+            lines += [self._row_fact(me, row, locale) for row in ATTRIBUTES if row in offered.get("row", ())]
+        provisional = False
+        for kind, texts in (("card", CARDS), ("class", CLASSES)):
+            for ident in offered.get(kind, []):
+                if not isinstance(ident, str) or ident not in texts:
+                    continue  # an initiative card, by its number
+                data = texts[ident]
+                name = self.card_name(ident, locale) if kind == "card" else self.class_name(ident, locale)
+                text = self._card_effect(ident, locale) if kind == "card" else self._class_body(ident, locale)
+                lines.append(
+                    self.t(
+                        "offered_fact", locale, name=name + " †" * bool(data.get("provisional")), text=text
+                    )
+                )
+                provisional = provisional or bool(data.get("provisional"))
+        if provisional:
+            lines.append(f"-# † {self.t('provisional', locale)}")
+        return lines
+
+    def _row_fact(self, me: dict[str, Any], row: str, locale: str) -> str:
+        race = RACES[me["race"]]["modifiers"][row] if me.get("race") else 0
+        dice = [self.die_label(die, locale) for die in me["rows"][row]]
+        dice += [f"{self.race_name(me['race'], locale)} {race:+d}"] if race else []
+        dice_text, total = ", ".join(dice) or "—", final_attribute(me, row)
+        cls = CLASSES.get(me.get("class") or "")
+        if cls is None:
+            return self.t("row_fact", locale, row=self.attr_name(row, locale), dice=dice_text, total=total)
+        target = cls["targets"][row]
+        goal = self.t(f"goal.{target['kind']}", locale, **{k: v for k, v in target.items() if k != "kind"})
+        return self.t(
+            "row_fact_goal", locale, row=self.attr_name(row, locale), dice=dice_text, total=total, goal=goal
+        )
 
     def suggestion_label(self, events: list[Event], locale: str) -> str:
         rows: dict[str, list[str]] = {attr: [] for attr in ATTRIBUTES}
@@ -463,6 +549,20 @@ class RollPlayerPresenter(GamePresenter):
             extra += self.t("lookup.arrow", locale, direction=self.direction_name(data["arrow"], locale))
         if data.get("hands"):
             extra += self.t(f"lookup.hands.{data['hands']}", locale)
+        body = self.t(
+            "lookup.card",
+            locale,
+            card_type=self.card_type_name(data["type"], locale),
+            level=data["level"],
+            cost=data["cost"],
+            extra=extra,
+            text=self._card_effect(card, locale),
+        )
+        return self._provisional(body, data, locale)
+
+    def _card_effect(self, card: str, locale: str) -> str:
+        """What a card does, with its armour set's scoring and a skill's timing."""
+        data = CARDS[card]
         text = self.effect_text(data["effect"], locale, card=data)
         if data["type"] == "armor" and data.get("set") in ARMOR_SETS:
             armour = ARMOR_SETS[data["set"]]
@@ -476,16 +576,7 @@ class RollPlayerPresenter(GamePresenter):
             )
         if data["type"] == "skill" and self.has(f"timing.{data.get('timing')}"):
             text = self.t(f"timing.{data['timing']}", locale) + text
-        body = self.t(
-            "lookup.card",
-            locale,
-            card_type=self.card_type_name(data["type"], locale),
-            level=data["level"],
-            cost=data["cost"],
-            extra=extra,
-            text=text,
-        )
-        return self._provisional(body, data, locale)
+        return text
 
     def effect_text(self, effect: dict[str, Any], locale: str, card: dict[str, Any] | None = None) -> str:
         """One effect primitive in words (the data's English text if we have no words for a new primitive)."""
@@ -530,6 +621,9 @@ class RollPlayerPresenter(GamePresenter):
         return f"{text}\n*{self.t('provisional', locale)}*" if data.get("provisional") else text
 
     def class_text(self, cid: str, locale: str) -> str:
+        return self._provisional(self._class_body(cid, locale), CLASSES[cid], locale)
+
+    def _class_body(self, cid: str, locale: str) -> str:
         cls = CLASSES[cid]
         targets = []
         for attr in ATTRIBUTES:
@@ -544,7 +638,7 @@ class RollPlayerPresenter(GamePresenter):
                 )
             )
         ability = cls["ability"]
-        body = self.t(
+        return self.t(
             "lookup.class",
             locale,
             colour=self.colour_name(cls["colour"], locale),
@@ -552,7 +646,6 @@ class RollPlayerPresenter(GamePresenter):
             ability=self.ability_name(cid, locale),
             text=self.effect_text(ability["effect"], locale, card=ability),
         )
-        return self._provisional(body, cls, locale)
 
     def _backstory_steps(self, locale: str) -> str:
         steps = [step for step in BACKSTORY_SCORING if step["stars"]]

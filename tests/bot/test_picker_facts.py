@@ -79,6 +79,94 @@ def test_roll_player_starting_dice_go_in_one_click_as_suggested():
     assert not engine.view(state, seat)["seats"][seat]["start_dice"]
 
 
+def _roll_player_at(phase: str, seed: int = 5):
+    game = presenter("roll_player")
+    engine = game.engine
+    state = engine.new_game(3, engine.validate_options({}), seed)
+    while state["phase"] != phase:
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 1))
+    return game, engine, state, engine.to_act(state)[0]
+
+
+def test_roll_player_chained_starting_dice_are_named_as_they_will_be_placed():
+    """A chain of two starting-die placements names its second die among the dice left after the first: with
+    Red 2 and White 1 left, "Red 2 · Strength → … White 1 · Dexterity", never a second Red 2."""
+    game, engine, state, seat = _roll_player_at("place_start")
+    while len(engine.view(state, seat)["seats"][seat]["start_dice"]) > 2:
+        state, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    view = engine.view(state, seat)
+    first, second = view["seats"][seat]["start_dice"]
+    assert first != second, "the seed should leave two different dice"
+    offered = picker_actions(engine, state, seat, suggest=False)
+    pairs = [a for a in offered if len(split(a)) == 2]
+    assert pairs
+    for action in pairs:
+        parts = split(action)
+        placed = []
+        after = state
+        for part in parts:
+            after, events = engine.apply(after, seat, part)
+            placed += [[e["colour"], e["value"]] for e in events if e["type"] == "StartDiePlaced"]
+        text = game.action_text(action, view, "en")
+        labels = [game.die_label(die, "en") for die in placed]
+        assert text.index(labels[0]) < text.rindex(labels[1]), (text, labels)
+        assert sorted(map(tuple, placed)) == sorted(map(tuple, (first, second)))
+        path = chooser.path_to(offered, action)
+        step_label = " ".join(
+            game.value_label(step.key, step.values[path[depth]], step.chosen, view, "en")
+            for depth, step in enumerate(narrow(offered, path[:depth]) for depth in range(len(path)))
+        )
+        assert all(label in step_label for label in labels), (step_label, labels)
+
+
+def test_roll_player_rows_show_their_dice_total_and_goal_where_a_die_goes():
+    game, engine, state, seat = _roll_player_at("place_start")
+    state, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    view = engine.view(state, seat)
+    me = view["seats"][seat]
+    offered = engine.legal_actions(state, seat)
+    path = []
+    while isinstance(step := narrow(offered, path, limit=1), Prompt) and "row" not in step.keys:
+        path.append(0)
+    assert isinstance(step, Prompt)
+    facts = "\n".join(game.choice_facts(step.key, step.values, step.chosen, view, "en"))
+    from engines.roll_player.data import CLASSES
+    from engines.roll_player.scoring import final_attribute
+
+    for row in step.values:
+        line = next(line for line in facts.splitlines() if game.attr_name(row, "en") in line)
+        assert f"= {final_attribute(me, row)}" in line, line
+        assert f"({CLASSES[me['class']]['targets'][row]['stars']}★)" in line, line
+        for die in me["rows"][row]:
+            assert game.die_label(die, "en") in line, line
+    placed_row = next(row for row in me["rows"] if me["rows"][row])
+    assert placed_row in step.values or all(len(me["rows"][r]) < 3 for r in step.values)
+
+
+def test_roll_player_market_cards_and_classes_on_offer_say_what_they_do():
+    game, engine, state, seat = _roll_player_at("choose_class")
+    view = engine.view(state, seat)
+    step = narrow(engine.legal_actions(state, seat), [])
+    assert isinstance(step, Prompt) and step.keys == ["class"]
+    facts = game.choice_facts(step.key, step.values, step.chosen, view, "ko")
+    for cls in step.values:
+        assert any(
+            game.class_name(cls, "ko") in line and game.ability_name(cls, "ko") in line for line in facts
+        )
+    game, engine, state, seat = _roll_player_at("market")
+    view = engine.view(state, seat)
+    offered = picker_actions(engine, state, seat)
+    buyable = {a["card"] for a in engine.legal_actions(state, seat) if a["type"] == "buy_card"}
+    assert buyable
+    step = narrow(offered, [])
+    assert isinstance(step, Prompt) and any(key.endswith("card") for key in step.keys), step.key
+    facts = "\n".join(game.choice_facts(step.key, step.values, step.chosen, view, "en"))
+    for card in buyable:
+        assert game.card_name(card, "en") in facts
+        assert game._card_effect(card, "en") in facts
+
+
 def test_every_picker_step_of_every_game_can_be_told_apart():
     """Through seeded playouts with the picker as offered (joint steps, chains, suggestions): every step has a
     question (one: a joint step's options are whole moves, and its questions stacked read as a form), and its
