@@ -30,6 +30,7 @@ class Step:
     thread_posts: int
     pings: Counter = field(default_factory=Counter)  # seat -> notifying mentions
     dms: Counter = field(default_factory=Counter)  # seat -> new direct messages
+    alerts: Counter = field(default_factory=Counter)  # seat -> pings and DMs that set off a notification
 
     def newly(self) -> set[int]:
         """Seats that began a new wait with this move."""
@@ -115,10 +116,13 @@ def _step(sb, users, seat_of, thread, before, acting_before, acting_after, round
         for user_id in message.pinged_ids:
             if user_id in seat_of:
                 step.pings[seat_of[user_id]] += 1
+                step.alerts[seat_of[user_id]] += 1
     for user in users:
-        grown = len(sb.dms(user)) - dms[user.id]
+        received = sb.dms(user)
+        grown = len(received) - dms[user.id]
         if grown:
             step.dms[seat_of[user.id]] += grown
+            step.alerts[seat_of[user.id]] += sum(not m.silent for m in received[-grown:])
     return step
 
 
@@ -139,12 +143,15 @@ def run(moves: int = 150) -> list[Playthrough]:
             (root / game).mkdir()
         results = asyncio.run(measure(root, moves))
     print("\n## Attention per turn (3 people, built-in choices, real publisher)")
-    print("| game | moves | turn changes | pings / turn | DMs / turn | new thread messages / turn |")
-    print("| --- | --- | --- | --- | --- | --- |")
+    print(
+        "| game | moves | turn changes | pings / turn | DMs / turn | notifications / turn (pings and DMs not "
+        "silent) | new thread messages / turn |"
+    )
+    print("| --- | --- | --- | --- | --- | --- | --- |")
     for p in results:
         print(
             f"| {p.game} | {len(p.steps)} | {p.turn_changes()} | {p.per_turn('pings'):.2f} | "
-            f"{p.per_turn('dms'):.2f} | {p.per_turn('thread_posts'):.2f} |"
+            f"{p.per_turn('dms'):.2f} | {p.per_turn('alerts'):.2f} | {p.per_turn('thread_posts'):.2f} |"
         )
     galaxy = next(p for p in results if p.game == "roll_for_the_galaxy")
     everything = galaxy.per_round()

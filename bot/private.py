@@ -42,9 +42,12 @@ class PrivateMessages:
         # Languages heard in interactions whose saving is still under way (see remember_locale).
         self._heard: dict[int, str] = {}
 
-    async def update(self, table: Table, told: set[int], unsure: bool = False) -> list[PrivateMessage]:
+    async def update(
+        self, table: Table, told: set[int], unsure: bool = False, pinged: frozenset[int] = frozenset()
+    ) -> list[PrivateMessage]:
         """A new "your move" DM for each seat in `told`; for every other person, their DM edited if their private
         view changed. `unsure`: a DM may have gone out before a crash, so look for it before sending again.
+        `pinged`: users the board mentioned for this wait, whose new DM goes out silently (one alert a turn).
         Returns where the messages sent or edited are, for the caller to note with the version it shows (if a
         seat's message failed, those that went out are noted here before the failure is raised)."""
         game = presenter(table.engine.name)
@@ -53,7 +56,10 @@ class PrivateMessages:
             seats = [s for s in seats if s.seat in told]
         locales = await self.reader_locales([s.user_id for s in seats], table.record.locale) if seats else {}
         outcomes = await asyncio.gather(
-            *(self._update_seat(table, s, s.seat in told, locales, unsure) for s in seats),
+            *(
+                self._update_seat(table, s, s.seat in told, locales, unsure, s.user_id in pinged)
+                for s in seats
+            ),
             return_exceptions=True,
         )
         sent = [outcome for outcome in outcomes if isinstance(outcome, tuple)]
@@ -64,7 +70,7 @@ class PrivateMessages:
         return sent
 
     async def _update_seat(
-        self, table: Table, row: Any, their_turn: bool, locales: dict[int, str], unsure: bool
+        self, table: Table, row: Any, their_turn: bool, locales: dict[int, str], unsure: bool, silent: bool
     ) -> PrivateMessage | None:
         """Send or edit one seat's private message; returns where it now is and the digest of what it shows
         (seat, channel, message, digest), or None when nothing was sent."""
@@ -107,7 +113,9 @@ class PrivateMessages:
             else:
                 text = i18n.t("game.dm_hand", locale, game=title, id=table.id)
             view = dm_view(table, locale) if their_turn else discord.utils.MISSING
-            channel, message = await self._send_dm(row, text + mark, file, view, version_mark(table), unsure)
+            channel, message = await self._send_dm(
+                row, text + mark, file, view, version_mark(table), unsure, silent
+            )
             return row.seat, channel.id, message.id, digest
         except discord.Forbidden:  # DMs closed: said once in the thread; "My hand" still works
             await self.service.set_dms_closed(table.id, row.user_id, True)
@@ -122,7 +130,7 @@ class PrivateMessages:
             return None
 
     async def _send_dm(
-        self, row: Any, text: str, file: Any, view: Any, mark: str, unsure: bool
+        self, row: Any, text: str, file: Any, view: Any, mark: str, unsure: bool, silent: bool
     ) -> tuple[Any, discord.Message]:
         """A new DM to the seat's player, unless `unsure` and one marked `mark` went out already. It goes to the
         channel this game's DMs went to before, when there is one: opening it again costs a Discord call each
@@ -131,12 +139,12 @@ class PrivateMessages:
             known = self.client.get_partial_messageable(row.dm_channel_id, type=discord.ChannelType.private)
             try:
                 found = await _already_sent(known, mark, self.client) if unsure else None
-                return known, found or await known.send(text, file=file, view=view)
+                return known, found or await known.send(text, file=file, view=view, silent=silent)
             except discord.NotFound:  # Discord no longer knows that channel: open it again
                 pass
         channel = await self.client.create_dm(discord.Object(row.user_id))
         found = await _already_sent(channel, mark, self.client) if unsure else None
-        return channel, found or await channel.send(text, file=file, view=view)
+        return channel, found or await channel.send(text, file=file, view=view, silent=silent)
 
     async def close(self, table: Table) -> list[PrivateMessage]:
         """The game is over: each seat's last DM loses its button and says so (an edit, which notifies nobody), so

@@ -157,10 +157,10 @@ class Publisher:
                 await self._open_thread(table)
             if record.lobby_message_id and record.shown_version < 1 and record.demo_move_at is None:
                 await self._close_lobby(table)
-            await self._show_board(table)
+            pinged = await self._show_board(table)
             if record.status == ACTIVE and record.demo_move_at is None:
                 sent = await self.private.update(
-                    table, self._newly_told(table), unsure=table.id in self.unsure
+                    table, self._newly_told(table), unsure=table.id in self.unsure, pinged=frozenset(pinged)
                 )
             elif record.status != ACTIVE:
                 sent = await self.private.close(table)
@@ -227,7 +227,8 @@ class Publisher:
             if told.get(seat) != mark and table.user_at(seat) is not None
         }
 
-    async def _show_board(self, table: Table) -> None:
+    async def _show_board(self, table: Table) -> list[int]:
+        """Post or edit the board; returns who it mentions for this wait."""
         record = table.record
         game = presenter(table.engine.name)
         locale = record.locale
@@ -264,7 +265,7 @@ class Publisher:
                     view=view,
                     allowed_mentions=mentions,
                 )
-                return
+                return pinged
             except discord.NotFound:  # someone deleted the board: post it again
                 pass
         found = await self._already_posted(channel, table) if table.id in self.unsure else None
@@ -285,6 +286,7 @@ class Publisher:
             old is not None and old != message.id
         ):  # the previous board keeps its picture but loses its buttons
             await _unless_gone(channel.get_partial_message(old).edit(view=None))
+        return pinged
 
     async def results_file(self, table: Table, locale: str) -> discord.File:
         assert table.state is not None

@@ -234,6 +234,11 @@ class Message:
     def loading(self) -> bool:
         return bool(self.flags & FLAG_LOADING)
 
+    @property
+    def silent(self) -> bool:
+        """Sent with @silent: it shows as unread but sets off no push notification or sound."""
+        return bool(self.flags & FLAG_SUPPRESS_NOTIFICATIONS)
+
     def visible_to(self, user_id: str) -> bool:
         return not self.deleted and self.audience.includes(user_id)
 

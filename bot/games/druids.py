@@ -47,6 +47,11 @@ class DruidsPresenter(GamePresenter):
         parts = key.split(JOIN)
         if [bare_key(p) for p in parts[:2]] == ["card", "card"]:
             return self.t("prompt.cards", locale)
+        if (
+            bare_key(parts[0]) == "card"
+            and (chosen or {}).get(parts[0].removesuffix("card") + "type") == "discard_gem"
+        ):
+            return self.t("prompt.discard", locale)
         card = (chosen or {}).get(parts[0].removesuffix("place") + "card")
         if bare_key(parts[0]) != "place" or card is None or view is None:
             return super().prompt_text(key, locale, chosen, view)

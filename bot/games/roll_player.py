@@ -26,7 +26,7 @@ from engines.roll_player.data import (
     ROW_ACTION,
     SOLO,
 )
-from engines.roll_player.rules import card_price, initiative_gold
+from engines.roll_player.rules import PLACE_GOLD_DIE, card_price, initiative_gold
 from engines.roll_player.scoring import final_attribute
 from render import roll_player as roll_player_render
 
@@ -119,6 +119,7 @@ class RollPlayerPresenter(GamePresenter):
         seat = view.get("viewer")
         # What taking it pays the reader (a Rogue gets more); anyone else reads the gold on the card.
         gold = initiative_gold(view["seats"][seat], card["gold"]) if seat is not None else card["gold"]
+        gold += PLACE_GOLD_DIE if card["die"][0] == "gold" else 0  # a gold die pays as it is placed
         return self.t("initiative_gold", locale, card=text, gold=gold) if gold else text
 
     def names_of(self, seats: list[int], names: list[str], locale: str) -> str:
@@ -193,7 +194,11 @@ class RollPlayerPresenter(GamePresenter):
                 seat = view.get("viewer")
                 dice = view["seats"][seat]["start_dice"] if seat is not None else []
                 return self.die_label(dice[value] if 0 <= value < len(dice) else None, locale)
-            return self.position_label(value, view, locale)
+            label = self.position_label(value, view, locale)
+            die = self._die_at(value, view)
+            if kind == "flip_die" and die:  # opposite faces of a die add up to 7
+                return self.t("flip_to", locale, die=label, value=7 - die[1])
+            return label
         if key == "other":
             return self.position_label(value, view, locale)
         if key == "row":

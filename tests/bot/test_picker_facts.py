@@ -281,3 +281,31 @@ def test_druids_offers_its_two_plays_as_a_pair_joined_by_a_plus():
         label == f"{game.card_name(first, 'en')} + {game.card_name(second, 'en')}"
         for label, (first, second) in zip(labels, step.values, strict=True)
     )
+
+
+def test_roll_player_labels_say_what_a_flip_and_a_gold_die_give():
+    """A flip names the face it turns to (opposite faces add up to 7), and an initiative card holding a gold die
+    counts the 2 gold placing it pays in the gold that taking the card pays."""
+    game = presenter("roll_player")
+    engine = game.engine
+    state = engine.new_game(2, engine.validate_options({}), 3)
+    flips = gold_dice = 0
+    for number in range(400):
+        if engine.outcome(state) is not None:
+            break
+        seat = engine.to_act(state)[0]
+        view = engine.view(state, seat)
+        for card in view.get("initiative", []):
+            if card.get("die") and card["die"][0] == "gold" and not card["gold"]:
+                assert "(+2 gold)" in game.initiative_label(card["number"], view, "en")
+                gold_dice += 1
+        for action in engine.legal_actions(state, seat):
+            if action["type"] == "flip_die":
+                die = game._die_at(action["die"], view)
+                after, _ = engine.apply(state, seat, action)
+                flipped = game._die_at(action["die"], engine.view(after, seat))
+                label = game.value_label("die", action["die"], {"type": "flip_die"}, view, "en")
+                assert f"(to {flipped[1]})" in label and die[1] + flipped[1] == 7, label
+                flips += 1
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    assert flips and gold_dice

@@ -20,11 +20,15 @@ async def test_pings_dms_and_posts_follow_the_policy(tmp_path, game):
     # Whoever must act first is told: pinged on the board, or by DM when it is a chance to react.
     assert set(run.start.pings) <= set(run.start.acting_after) <= set(run.start.dms)
     assert set(run.start.dms.values()) == {1}  # one DM each
+    assert set(run.start.alerts.values()) == {1}  # and one notification: a pinged player's DM is silent
     for step in run.steps:
         newly = step.newly()
         assert set(step.pings) <= set(step.acting_after), step  # only those who must act are pinged
         assert all(count == 1 for count in step.pings.values()), step
         assert set(step.dms) <= set(step.acting_after), step  # new DMs only for a new wait (else an edit)
+        # one notification a turn: a DM beside a ping on the board goes out silently
+        assert all(count == 1 for count in step.alerts.values()), step
+        assert set(step.alerts) == set(step.pings) | set(step.dms), step
         if not newly and not step.new_stretch:  # nobody new must act: the board is edited; nobody is told
             assert step.thread_posts == 0 and not step.pings and not step.dms, step
         assert step.thread_posts <= 1, step
