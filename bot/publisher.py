@@ -25,6 +25,7 @@ from bot.drawing import draw_results
 from bot.games import presenter
 from bot.lobby import lobby_text
 from bot.private import PrivateMessages, version_mark
+from bot.recent import MoveEvents
 from bot.service import (
     ABANDONED,
     ACTIVE,
@@ -45,6 +46,7 @@ MAX_CONTENT = 2000
 ENDED = (FINISHED, ABANDONED)
 RECENT_MOVES = 6  # a board tells at least the last few moves, for context
 MOST_MOVES = 24  # and at most this many: everything since the board before it, unless more happened
+TURN_LOOKBACK = 12  # and back to the start of the turn they begin in, up to this many moves more
 MOST_HAPPENINGS = 20  # lines; earlier ones are left to /play log, and the board says how many
 EARLIER_ROOM = 120  # characters kept for the line saying so
 LOOK_BACK = 10  # recent messages searched for a post that may have gone through unseen
@@ -341,7 +343,11 @@ class Publisher:
             if note.get("v", table.version) > told_before
         )
         moves = RECENT_MOVES if since is None else min(max(RECENT_MOVES, table.version - since), MOST_MOVES)
-        told = await self.service.recent_events(table, moves) if table.state is not None else []
+        told = (
+            _from_turn_start(await self.service.recent_events(table, moves + TURN_LOOKBACK), moves)
+            if table.state is not None
+            else []
+        )
         # In the order it happened: each note after the moves up to its version (a deadline's note after the
         # move it tells), the public happenings between two notes condensed as the game tells them.
         happened: list[str] = []
@@ -485,3 +491,17 @@ async def _unless_gone(edit: Any) -> None:
         await edit
     except (discord.NotFound, discord.Forbidden) as error:
         log.info("edit skipped: %s", error)
+
+
+def _from_turn_start(told: list[MoveEvents], moves: int) -> list[MoveEvents]:
+    """The last `moves` moves, reaching back to the first move of the turn they begin in: cut inside a turn, a
+    board would open with its tail ("Sam draws a gem" for three draws told as one line) and leave out what the
+    turn did first (the scoring that the next player's board should show)."""
+    start = max(0, len(told) - moves)
+    while start > 0 and _mover(told[start - 1][1]) == _mover(told[start][1]) is not None:
+        start -= 1
+    return told[start:]
+
+
+def _mover(events: list[Event]) -> int | None:
+    return next((event["seat"] for event in events if "seat" in event and visible_to(event, None)), None)

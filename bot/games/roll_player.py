@@ -111,7 +111,7 @@ class RollPlayerPresenter(GamePresenter):
     def initiative_name(self, number: int, locale: str) -> str:
         return self.t("initiative", locale, number=number)
 
-    def initiative_label(self, number: int, view: View, locale: str) -> str:
+    def initiative_label(self, number: int, view: View, locale: str, taking: bool = False) -> str:
         card = next((c for c in view.get("initiative", []) if c["number"] == number), None)
         if card is None or card.get("die") is None:
             return self.initiative_name(number, locale)
@@ -119,7 +119,11 @@ class RollPlayerPresenter(GamePresenter):
         seat = view.get("viewer")
         # What taking it pays the reader (a Rogue gets more); anyone else reads the gold on the card.
         gold = initiative_gold(view["seats"][seat], card["gold"]) if seat is not None else card["gold"]
-        gold += PLACE_GOLD_DIE if card["die"][0] == "gold" else 0  # a gold die pays as it is placed
+        # Taking a card with a gold die means placing it, which pays too.
+        die_gold = PLACE_GOLD_DIE if taking and card["die"][0] == "gold" else 0
+        if die_gold:
+            key = "initiative_gold_both" if gold else "initiative_gold_die"
+            return self.t(key, locale, card=text, gold=gold, die_gold=die_gold)
         return self.t("initiative_gold", locale, card=text, gold=gold) if gold else text
 
     def names_of(self, seats: list[int], names: list[str], locale: str) -> str:
@@ -213,7 +217,7 @@ class RollPlayerPresenter(GamePresenter):
             return name
         if key == "card":
             if isinstance(value, int):
-                return self.initiative_label(value, view, locale)
+                return self.initiative_label(value, view, locale, taking=kind == "pick_card")
             name = self.card_name(value, locale)
             if kind == "buy_card" and "tokens" not in chosen:  # else the tokens' label tells the price
                 return self.t("card_price", locale, card=name, gold=self.price(view, value, True))

@@ -5,7 +5,15 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from bot.publisher import MAX_CONTENT, MOST_HAPPENINGS, MOST_MOVES, RECENT_MOVES, Publisher, _newest
+from bot.publisher import (
+    MAX_CONTENT,
+    MOST_HAPPENINGS,
+    MOST_MOVES,
+    RECENT_MOVES,
+    TURN_LOOKBACK,
+    Publisher,
+    _newest,
+)
 from bot.service import ACTIVE
 
 
@@ -18,13 +26,17 @@ def test_the_newest_lines_are_kept_within_the_count_and_the_room():
 
 
 class Service:
-    def __init__(self, moves: int) -> None:
+    def __init__(self, moves: int, movers: list[int] | None = None) -> None:
         self.moves = moves
+        self.movers = movers  # who made each move; None: moves by nobody in particular
         self.asked: list[int] = []
 
     async def recent_events(self, table, limit: int):
-        self.asked.append(limit)
-        return [(n + 1, [{"type": "Told", "n": n}]) for n in range(self.moves)][
+        self.asked.append(
+            limit - TURN_LOOKBACK
+        )  # the moves asked for, besides those read to find a turn's start
+        by = (lambda n: {"seat": self.movers[n]}) if self.movers else (lambda n: {})
+        return [(n + 1, [{"type": "Told", "n": n, **by(n)}]) for n in range(self.moves)][
             -limit:
         ]  # move n made version n+1
 
@@ -65,9 +77,14 @@ def _table(version: int, acting: tuple[int, ...] = (0,), notes: list | None = No
 
 
 async def _board(
-    moves: int, version: int, since: int | None, acting: tuple[int, ...] = (0,), notes: list | None = None
+    moves: int,
+    version: int,
+    since: int | None,
+    acting: tuple[int, ...] = (0,),
+    notes: list | None = None,
+    movers: list[int] | None = None,
 ) -> tuple[str, list[int]]:
-    service = Service(moves)
+    service = Service(moves, movers)
     publisher = Publisher(client=None, service=service, private=None, pictures=None)  # type: ignore[arg-type]
     publisher.note_text = lambda table, note: f"note {note['v']}"  # type: ignore[method-assign]
     text = await publisher.board_content(_table(version, acting, notes), Game(), [100], set(), since)
@@ -91,6 +108,19 @@ async def test_a_board_tells_at_least_the_last_few_moves_and_everything_since_th
     assert (await _board(moves=40, version=40, since=None))[1] == [RECENT_MOVES]  # a game from before
     text, _ = await _board(moves=3, version=3, since=0)
     assert "earlier" not in text and text.count("• happening") == 3
+
+
+async def test_a_board_reaches_back_to_the_start_of_the_turn_its_moves_begin_in():
+    """The last few moves begin inside Alice's five-move turn: the board tells that whole turn (its first moves
+    may be a scoring, or the first of draws told as one line), then Bob's."""
+    movers = [1] * 3 + [0] * 5 + [1] * 3
+    assert RECENT_MOVES == 6  # the last six moves begin with Alice's third
+    text, _ = await _board(moves=11, version=11, since=10, movers=movers)
+    told = [int(line.split()[2]) for line in text.splitlines() if line.startswith("• happening")]
+    assert told == list(range(3, 11)), told
+    text, _ = await _board(moves=11, version=11, since=10)  # moves by nobody: the last few only
+    told = [int(line.split()[2]) for line in text.splitlines() if line.startswith("• happening")]
+    assert told == list(range(11 - RECENT_MOVES, 11)), told
 
 
 async def test_several_people_to_act_are_named_apart():

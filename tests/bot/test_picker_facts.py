@@ -285,7 +285,7 @@ def test_druids_offers_its_two_plays_as_a_pair_joined_by_a_plus():
 
 def test_roll_player_labels_say_what_a_flip_and_a_gold_die_give():
     """A flip names the face it turns to (opposite faces add up to 7), and an initiative card holding a gold die
-    counts the 2 gold placing it pays in the gold that taking the card pays."""
+    says the 2 gold placing it pays."""
     game = presenter("roll_player")
     engine = game.engine
     state = engine.new_game(2, engine.validate_options({}), 3)
@@ -297,7 +297,8 @@ def test_roll_player_labels_say_what_a_flip_and_a_gold_die_give():
         view = engine.view(state, seat)
         for card in view.get("initiative", []):
             if card.get("die") and card["die"][0] == "gold" and not card["gold"]:
-                assert "(+2 gold)" in game.initiative_label(card["number"], view, "en")
+                label = game.value_label("card", card["number"], {"type": "pick_card"}, view, "en")
+                assert "(+2 gold when placed)" in label, label
                 gold_dice += 1
         for action in engine.legal_actions(state, seat):
             if action["type"] == "flip_die":
