@@ -29,7 +29,7 @@ from bot.chooser import (
     split,
 )
 from bot.games import presenter
-from bot.service import ACTIVE, MoveResult, ServiceError, Table, choices
+from bot.service import ACTIVE, FINISHED, MoveResult, ServiceError, Table, choices
 from bot.ui import chooser_view, png_file
 from engines.base import IllegalAction
 
@@ -151,6 +151,8 @@ class Picker:
 
     async def waiting_line(self, table: Table, seat: int, locale: str) -> str:
         """Nothing to do: say who the game is waiting for, and how long a reaction window may last."""
+        if table.status == FINISHED:  # the mover's own last move ended it
+            return i18n.t("chooser.game_over", locale)
         if table.status != ACTIVE or table.state is None:
             return i18n.t("error.game_not_running", locale)
         reacting = [s for s in table.engine.reaction_seats(table.state) if s != seat]

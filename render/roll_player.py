@@ -541,7 +541,9 @@ def _overview_row(
     result = view.get("result")
     text = "–" if stars is None else f"{stars}★"
     paste_text(image, (x1 - 14, y + 8), text, 30, GOLD, True, "ra")
-    label = labels["winner"] if result and seat in result["winners"] else labels["so_far"]
+    label = (
+        labels["so_far"] if not result else labels["winner"] if seat in result["winners"] else labels["final"]
+    )
     paste_text(image, (x1 - 14, y + 44), fitted(label, SMALL, 130), SMALL, MUTED, anchor="ra")
     cx = rx
     for area in ("weapon", "armor", "trait", "skill"):

@@ -112,8 +112,20 @@ class DruidsPresenter(GamePresenter):
             params["shares"] = ", ".join(shares) or self.t("no_followers", locale)
         return params
 
+    def choice_facts(
+        self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
+    ) -> list[str]:
+        """Where a step offers both one blind draw and several, what the lone one does (look, then draw on)."""
+        keys = key.split(JOIN)
+        kinds = [i for i, part in enumerate(keys) if bare_key(part) == "type"]
+        draws = {sum((v if len(keys) > 1 else (v,))[i] == "draw_gem" for i in kinds) for v in values}
+        return [self.t("draw_one_fact", locale)] if 1 in draws and max(draws) > 1 else []
+
     def status_text(self, view: View, names: list[str], locale: str) -> str:
         if view["finished"]:
             return self.t(f"end.{view['finished']['reason']}", locale)
-        step = self.t(f"step.{view['phase']}", locale, left=view["plays_left"])
+        phase = view["phase"]
+        if phase == "start" and not any(place["scorable"] for place in view["places"]):
+            phase = "play"  # no scoring to ask for: the turn is its plays
+        step = self.t(f"step.{phase}", locale, left=view["plays_left"])
         return f"{names[view['current']]}: {step}"

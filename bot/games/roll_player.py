@@ -26,7 +26,13 @@ from engines.roll_player.data import (
     ROW_ACTION,
     SOLO,
 )
-from engines.roll_player.rules import PLACE_GOLD_DIE, card_price, initiative_gold
+from engines.roll_player.rules import (
+    MARKET_DISCARD_GOLD,
+    PLACE_GOLD_DIE,
+    card_price,
+    initiative_gold,
+    market_gold,
+)
 from engines.roll_player.scoring import final_attribute
 from render import roll_player as roll_player_render
 
@@ -360,6 +366,9 @@ class RollPlayerPresenter(GamePresenter):
             params["card"] = self.card_name(action["card"], locale)
         if "row" in action:
             params["row"] = self.attr_name(action["row"], locale)
+        if kind in ("discard_card", "take_gold"):
+            seat = view.get("viewer")
+            params["gold"] = market_gold(view["seats"][seat]) if seat is not None else MARKET_DISCARD_GOLD
         key = "action.use_skill_copy" if kind == "use_skill" and action.get("copy") else f"action.{kind}"
         if self.has(key):
             return self.t(key, locale, **params)

@@ -49,7 +49,6 @@ from engines.roll_player.rules import (
     ACTION_ROW,
     DIE_ACTION_TYPE,
     EFFECT_DIE_KIND,
-    MARKET_DISCARD_GOLD,
     MAX_HANDS,
     PLACE_GOLD_DIE,
     START_GOLD,
@@ -59,6 +58,7 @@ from engines.roll_player.rules import (
     filled_positions,
     hands_used,
     initiative_gold,
+    market_gold,
     moved,
     parse_position,
     sheet_full,
@@ -631,10 +631,7 @@ class RollPlayer(Engine):
             if kind == "discard_card":
                 state["market"].remove(action["card"])
                 state["discard"].append(action["card"])
-            ability = class_ability(me["class"])
-            gold = MARKET_DISCARD_GOLD + (
-                ability["gold"] if ability.get("kind") == "discard_gold_bonus" else 0
-            )
+            gold = market_gold(me)
             me["gold"] += gold
             events.append(
                 {

@@ -75,6 +75,12 @@ def initiative_gold(me: dict[str, Any], card_gold: int) -> int:
     )
 
 
+def market_gold(me: dict[str, Any]) -> int:
+    """What discarding a market card, or taking gold instead, pays this seat: a class with the bonus gets more."""
+    ability = class_ability(me["class"])
+    return MARKET_DISCARD_GOLD + (ability["gold"] if ability.get("kind") == "discard_gold_bonus" else 0)
+
+
 def card_price(me: dict[str, Any], card: str, discounts: bool = True) -> int:
     """What `card` costs this seat before discount tokens; Open Lock buys with no discount at all."""
     cost = CARDS[card]["cost"]

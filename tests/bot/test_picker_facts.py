@@ -284,12 +284,12 @@ def test_druids_offers_its_two_plays_as_a_pair_joined_by_a_plus():
 
 
 def test_roll_player_labels_say_what_a_flip_and_a_gold_die_give():
-    """A flip names the face it turns to (opposite faces add up to 7), and an initiative card holding a gold die
-    says the 2 gold placing it pays."""
+    """A flip names the face it turns to (opposite faces add up to 7), an initiative card holding a gold die
+    says the 2 gold placing it pays, and discarding a market card (or taking gold) says how much it pays."""
     game = presenter("roll_player")
     engine = game.engine
     state = engine.new_game(2, engine.validate_options({}), 3)
-    flips = gold_dice = 0
+    flips = gold_dice = market_gold = 0
     for number in range(400):
         if engine.outcome(state) is not None:
             break
@@ -308,5 +308,34 @@ def test_roll_player_labels_say_what_a_flip_and_a_gold_die_give():
                 label = game.value_label("die", action["die"], {"type": "flip_die"}, view, "en")
                 assert f"(to {flipped[1]})" in label and die[1] + flipped[1] == 7, label
                 flips += 1
+            if action["type"] in ("discard_card", "take_gold"):
+                _, events = engine.apply(state, seat, action)
+                paid = next(e["gold"] for e in events if e["type"] in ("CardDiscarded", "GoldTaken"))
+                assert f" {paid} gold" in game.action_text(action, view, "en")
+                market_gold += 1
         state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
-    assert flips and gold_dice
+    assert flips and gold_dice and market_gold
+
+
+def test_druids_says_what_a_lone_blind_draw_does_beside_a_full_refill():
+    """Where a refill can be one blind draw or several at once, the step says the lone draw shows its card before
+    any more; where only one card is needed, it says nothing."""
+    game = presenter("druids")
+    engine = game.engine
+    state = engine.new_game(3, engine.validate_options({}), 5)
+    said = quiet = 0
+    for _ in range(200):
+        seat = engine.to_act(state)[0]
+        step = narrow(picker_actions(engine, state, seat), [])
+        if state["phase"] == "refill" and isinstance(step, Prompt):
+            view = engine.view(state, seat)
+            facts = game.choice_facts(step.key, step.values, step.chosen, view, "en")
+            labels = [game.value_label(step.key, v, step.chosen, view, "en") for v in step.values]
+            both = any(label.endswith("Draw a gem") for label in labels) and any(
+                "Draw a gem ×" in x for x in labels
+            )
+            assert (facts == [game.t("draw_one_fact", "en")]) == both, (labels, facts)
+            said += both
+            quiet += not both
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 0))
+    assert said and quiet
