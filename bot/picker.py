@@ -146,7 +146,7 @@ class Picker:
             lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
         lines.append(f"**{game.prompt_text(step.key, locale, step.chosen, view_data)}**")
         lines += game.choice_facts(step.key, step.values, step.chosen, view_data, locale)
-        labels = [game.value_label(step.key, v, step.chosen, view_data, locale) for v in step.values]
+        labels = game.value_labels(step.key, step.values, step.chosen, view_data, locale)
         return _content(lines), chooser_view(table, token, path, labels, locale)
 
     async def waiting_line(self, table: Table, seat: int, locale: str) -> str:

@@ -498,6 +498,8 @@ def _from_turn_start(told: list[MoveEvents], moves: int) -> list[MoveEvents]:
     board would open with its tail ("Sam draws a gem" for three draws told as one line) and leave out what the
     turn did first (the scoring that the next player's board should show)."""
     start = max(0, len(told) - moves)
+    if len({_mover(events) for _, events in told}) < 2:
+        return told[start:]  # one player's moves only (a solo game): no turn to find the start of
     while start > 0 and _mover(told[start - 1][1]) == _mover(told[start][1]) is not None:
         start -= 1
     return told[start:]

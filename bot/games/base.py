@@ -80,16 +80,41 @@ class GamePresenter:
     def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         """The label of one choice of a picker step: a single parameter's value, or for a joint step (key
         "a+b", value a tuple) each parameter's, with a chained action's parts joined by an arrow."""
+        label = self.label_text(key, value, chosen, view, locale, with_types=True)
+        if len(label) > LABEL_LIMIT:  # the other parameters mostly say what kind of move it is
+            label = self.label_text(key, value, chosen, view, locale, with_types=False)
+        return self._fitted(label, locale)
+
+    def value_labels(
+        self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
+    ) -> list[str]:
+        """Every choice of a step, all in one form where that can be: with the kinds of moves where every label
+        has room for them, else all without where they still tell every choice apart (a menu mixing "Take a
+        card · 4 → Place the die" with "4 → Strength" reads as two kinds of choice), else each as it fits."""
+        labels = [self.label_text(key, value, chosen, view, locale, with_types=True) for value in values]
+        if all(len(label) <= LABEL_LIMIT for label in labels):
+            return [self._fitted(label, locale) for label in labels]
+        bare = [self.label_text(key, value, chosen, view, locale, with_types=False) for value in values]
+        fitted = [self._fitted(label, locale) for label in bare]
+        if all(bare) and len(set(fitted)) == len(fitted):
+            return fitted
+        return [self.value_label(key, value, chosen, view, locale) for value in values]
+
+    def _fitted(self, label: str, locale: str) -> str:
+        # A run stopped before its offered ending has nothing more to say.
+        return i18n.clip(label, LABEL_LIMIT) or i18n.t("chooser.step_by_step", locale)
+
+    def label_text(
+        self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str, with_types: bool
+    ) -> str:
+        """A choice's label before it is cut to fit, with or without the kinds of its moves where it has other
+        parameters to tell it by."""
         keys = key.split(JOIN)
         values = value if len(keys) > 1 else (value,)
         context = {**chosen, **dict(zip(keys, values, strict=True))}
         if context.get(SUGGESTED):  # the whole run, said at once
-            return i18n.clip(self.suggestion_label(context[SUGGESTED], locale), LABEL_LIMIT)
-        label = self._joint_label(keys, values, context, view, locale, with_types=True)
-        if len(label) > LABEL_LIMIT:  # the other parameters mostly say what kind of move it is
-            label = self._joint_label(keys, values, context, view, locale, with_types=False)
-        # A run stopped before its offered ending has nothing more to say.
-        return i18n.clip(label, LABEL_LIMIT) or i18n.t("chooser.step_by_step", locale)
+            return self.suggestion_label(context[SUGGESTED], locale)
+        return self._joint_label(keys, values, context, view, locale, with_types)
 
     def _joint_label(
         self,

@@ -57,12 +57,14 @@ class DruidsPresenter(GamePresenter):
             return super().prompt_text(key, locale, chosen, view)
         return self.t("prompt.place_of", locale, card=self.card_name(card, locale))
 
-    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+    def label_text(
+        self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str, with_types: bool
+    ) -> str:
         # The two cards asked as a pair are played in either order to the same end: "Ruby 8 + Onyx 1", not an
         # arrow that reads as one turning into the other.
         if [bare_key(part) for part in key.split(JOIN)] == ["card", "card"]:
             return " + ".join(self.card_name(card, locale) for card in value)
-        return super().value_label(key, value, chosen, view, locale)
+        return super().label_text(key, value, chosen, view, locale, with_types)
 
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "card":

@@ -254,13 +254,15 @@ class RollPlayerPresenter(GamePresenter):
             return self.card_name(value, locale) if value else self.t("copy.none", locale)
         return str(value)
 
-    def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
+    def label_text(
+        self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str, with_types: bool
+    ) -> str:
         keys = key.split(JOIN)
         named = self._named_dice(
             {**chosen, **dict(zip(keys, value if len(keys) > 1 else (value,), strict=True))}, view
         )
         value = tuple(named[k] for k in keys) if len(keys) > 1 else named[key]
-        return super().value_label(key, value, {k: named[k] for k in chosen}, view, locale)
+        return super().label_text(key, value, {k: named[k] for k in chosen}, view, locale, with_types)
 
     def action_text(self, action: Action, view: View, locale: str) -> str:
         return super().action_text(self._named_dice(action, view), view, locale)
@@ -305,8 +307,10 @@ class RollPlayerPresenter(GamePresenter):
             me = view["seats"][seat]
             lines += [self._row_fact(me, row, locale) for row in ATTRIBUTES if row in offered.get("row", ())]
         provisional = False
-        for kind, texts in (("card", CARDS), ("class", CLASSES)):
-            for ident in offered.get(kind, []):
+        offered_cards = [*offered.get("card", []), *offered.get("skill", []), *offered.get("copy", [])]
+        for kind, idents in (("card", dict.fromkeys(offered_cards)), ("class", offered.get("class", []))):
+            for ident in idents:
+                texts = CARDS if kind == "card" else CLASSES
                 if not isinstance(ident, str) or ident not in texts:
                     continue  # an initiative card, by its number
                 data = texts[ident]

@@ -189,7 +189,7 @@ def test_every_picker_step_of_every_game_can_be_told_apart():
                 for locale in i18n.LOCALES:
                     question = game.prompt_text(step.key, locale, step.chosen, view)
                     assert question and " / " not in question, (name, step.key, question)
-                    labels = [game.value_label(step.key, v, step.chosen, view, locale) for v in step.values]
+                    labels = game.value_labels(step.key, step.values, step.chosen, view, locale)
                     assert all(0 < len(label) <= 100 for label in labels), (name, locale, labels)
                     assert len(set(labels)) == len(labels), (name, locale, step.key, labels)
                 path.append(rng.randrange(len(step.values)))
@@ -339,3 +339,33 @@ def test_druids_says_what_a_lone_blind_draw_does_beside_a_full_refill():
             quiet += not both
         state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 0))
     assert said and quiet
+
+
+def test_a_steps_choices_are_labelled_in_one_form():
+    """Where some choices' labels are too long to name their kinds of move, a step names none of them (where that
+    still tells them apart): before, one menu mixed "initiative card 1 → Strength" with "Take an initiative card ·
+    initiative card 4 → Place the die · Strength", which read as different kinds of choice."""
+    game = presenter("roll_player")
+    engine = game.engine
+    kind = game.t("type.pick_card", "en") + " · "
+    mixed = 0
+    for seed in range(3, 6):
+        state = engine.new_game(3, engine.validate_options({}), seed)
+        for number in range(300):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            step = narrow(picker_actions(engine, state, seat), [])
+            if isinstance(step, Prompt) and "card" in step.keys:
+                view = engine.view(state, seat)
+                each = [game.value_label(step.key, v, step.chosen, view, "en") for v in step.values]
+                picks = [label for label in each if "initiative card" in label and "→" in label]
+                if any(label.startswith(kind) for label in picks) and not all(
+                    x.startswith(kind) for x in picks
+                ):
+                    mixed += 1
+                    labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
+                    assert not any(label.startswith(kind) for label in labels), labels
+                    assert len(set(labels)) == len(labels)
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    assert mixed, "no step mixed the two forms"

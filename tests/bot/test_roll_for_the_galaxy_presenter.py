@@ -78,7 +78,7 @@ def check_prompts(game, actions, action, view, locale) -> None:
             return
         assert isinstance(step, Prompt)
         check_text(game.prompt_text(step.key, locale), locale, step.key)
-        labels = [game.value_label(step.key, v, step.chosen, view, locale) for v in step.values]
+        labels = game.value_labels(step.key, step.values, step.chosen, view, locale)
         # A step asking several parameters at once may need a select's longer labels.
         limit = 80 if len(labels) <= MAX_BUTTONS and len(step.keys) == 1 else 100
         assert len(labels) <= OPTIONS_PER_SELECT * MAX_SELECTS, (step.key, len(labels))

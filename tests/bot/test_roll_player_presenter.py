@@ -149,7 +149,7 @@ def test_every_offered_action_and_every_event_reads_well(game, players, seed, op
             while not isinstance(step := narrow(actions, path), Chosen):
                 _check(game.prompt_text(step.key, locale), f"prompt {step.key}")
                 assert all(game.has(f"prompt.{bare_key(k)}") for k in step.keys), step.key
-                labels = [game.value_label(step.key, v, step.chosen, view, locale) for v in step.values]
+                labels = game.value_labels(step.key, step.values, step.chosen, view, locale)
                 for label, value in zip(labels, step.values, strict=True):
                     _check(label, f"{step.key}={value}", locale)
                     # A step asking several parameters at once may need a select's longer labels.
