@@ -277,6 +277,16 @@ class RollPlayer(Engine):
             return [i for i, seat in enumerate(state["seats"]) if seat["refresh_left"]]
         raise AssertionError(f"no decision in phase {phase}")
 
+    def reaction_seats(self, state: State) -> list[int]:
+        """A skill window before another seat's pick is a chance to react: its holders are asked by DM, and the
+        host lets it pass for them when the server's reaction window ends."""
+        return sorted(state["window"]["seats"]) if state["window"] and not state["finished"] else []
+
+    def pass_action(self, state: State, seat: int) -> Action | None:
+        if state["window"] and seat in state["window"]["seats"]:
+            return {"type": "decline_skill"}
+        return super().pass_action(state, seat)
+
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if seat not in self.to_act(state):
             return []
