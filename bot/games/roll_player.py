@@ -222,6 +222,10 @@ class RollPlayerPresenter(GamePresenter):
                 )
             return name
         if key == "card":
+            if isinstance(value, int) and _sorting(view):  # the card the sorting player then takes
+                return self.t(
+                    "tie_take", locale, card=self.initiative_label(value, view, locale, taking=True)
+                )
             if isinstance(value, int):
                 return self.initiative_label(value, view, locale, taking=kind == "pick_card")
             name = self.card_name(value, locale)
@@ -289,6 +293,13 @@ class RollPlayerPresenter(GamePresenter):
             depth += 1
         return named
 
+    def prompt_text(
+        self, key: str, locale: str, chosen: dict[str, Any] | None = None, view: View | None = None
+    ) -> str:
+        if key.split(JOIN)[0] == "colour" and view is not None and _sorting(view):
+            return self.t("prompt.tie", locale)
+        return super().prompt_text(key, locale, chosen, view)
+
     def choice_facts(
         self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
     ) -> list[str]:
@@ -302,6 +313,14 @@ class RollPlayerPresenter(GamePresenter):
                 if item is not None and item not in column:
                     column.append(item)
         lines: list[str] = []
+        pending = view.get("pending") or {}
+        if "colour" in offered and _sorting(view):
+            value = min(die[1] for die in pending["dice"])
+            tied = [die for die in pending["dice"] if die[1] == value]
+            card = self.initiative_name(pending["cards"][0], locale)
+            lines.append(
+                self.t("tie_fact", locale, value=value, dice=self.dice_label(tied, locale), card=card)
+            )
         seat = view.get("viewer")
         if seat is not None:
             me = view["seats"][seat]
@@ -786,3 +805,8 @@ class RollPlayerPresenter(GamePresenter):
 
 def _die(sorted_event: Event) -> list[Any]:
     return [sorted_event["colour"], sorted_event["value"]]
+
+
+def _sorting(view: View) -> bool:
+    """Whether the viewer is putting tied initiative dice in order."""
+    return (view.get("pending") or {}).get("kind") == "sort"

@@ -369,3 +369,35 @@ def test_a_steps_choices_are_labelled_in_one_form():
                     assert len(set(labels)) == len(labels)
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
     assert mixed, "no step mixed the two forms"
+
+
+def test_roll_player_tied_dice_say_which_card_the_first_goes_on():
+    """Putting tied initiative dice in order: the question asks which goes first, a line names the tied dice and
+    the card the first goes on (as the engine then sorts it), and a card taken after it reads as taken."""
+    game = presenter("roll_player")
+    engine = game.engine
+    for seed in range(1, 40):
+        state = engine.new_game(3, engine.validate_options({}), seed)
+        for number in range(300):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            orders = [a for a in engine.legal_actions(state, seat) if a["type"] == "order_die"]
+            if orders:
+                view = engine.view(state, seat)
+                step = narrow(picker_actions(engine, state, seat), [])
+                assert isinstance(step, Prompt)
+                assert game.prompt_text(step.key, "en", step.chosen, view) == game.t("prompt.tie", "en")
+                _, events = engine.apply(state, seat, orders[0])
+                sorted_first = next(e for e in events if e["type"] == "DieSorted")
+                card = game.initiative_name(sorted_first["card"], "en")
+                facts = game.choice_facts(step.key, step.values, step.chosen, view, "en")
+                assert any(
+                    f"goes on {card}," in line and f"Tied at {sorted_first['value']}" in line
+                    for line in facts
+                )
+                labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
+                assert all("→ initiative card" not in label for label in labels), labels
+                return
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    raise AssertionError("no tie to order")
