@@ -32,6 +32,7 @@ from engines.roll_player.rules import (
     card_price,
     initiative_gold,
     market_gold,
+    price_cuts,
 )
 from engines.roll_player.scoring import final_attribute
 from render import roll_player as roll_player_render
@@ -166,6 +167,20 @@ class RollPlayerPresenter(GamePresenter):
             return CARDS[card]["cost"]
         return card_price(view["seats"][seat], card, discounts)
 
+    def _price_label(self, name: str, card: str, view: View, locale: str) -> str:
+        """A card and what it costs the viewer, with what took gold off its printed price ("−1 Warrior")."""
+        seat = view.get("viewer")
+        cuts = price_cuts(view["seats"][seat], card) if seat is not None else []
+        gold = self.price(view, card, True)
+        if not cuts:
+            return self.t("card_price", locale, card=name, gold=gold)
+        me = view["seats"][seat]
+        sources = [
+            f"−{amount} {self.card_name(weapon, locale) if weapon else self.class_name(me['class'], locale)}"
+            for weapon, amount in cuts
+        ]
+        return self.t("card_price_cut", locale, card=name, gold=gold, cuts=", ".join(sources))
+
     def _buying(self, chosen: dict[str, Any], view: View) -> tuple[str | None, bool]:
         """The card a tokens choice is about, and whether discounts apply to it."""
         if chosen.get("type") == "buy_card":
@@ -230,7 +245,7 @@ class RollPlayerPresenter(GamePresenter):
                 return self.initiative_label(value, view, locale, taking=kind == "pick_card")
             name = self.card_name(value, locale)
             if kind == "buy_card" and "tokens" not in chosen:  # else the tokens' label tells the price
-                return self.t("card_price", locale, card=name, gold=self.price(view, value, True))
+                return self._price_label(name, value, view, locale)
             return name
         if key == "card_type":
             return self.card_type_name(value, locale)

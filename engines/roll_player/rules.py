@@ -83,13 +83,20 @@ def market_gold(me: dict[str, Any]) -> int:
 
 def card_price(me: dict[str, Any], card: str, discounts: bool = True) -> int:
     """What `card` costs this seat before discount tokens; Open Lock buys with no discount at all."""
-    cost = CARDS[card]["cost"]
-    if discounts:
-        ability = class_ability(me["class"])
-        if ability.get("kind") == "type_discount" and ability["card_type"] == CARDS[card]["type"]:
-            cost -= ability["amount"]
-        for weapon in me["cards"]["weapon"]:
-            effect = CARDS[weapon]["effect"]
-            if effect["kind"] == "purchase_discount":
-                cost -= effect["amount"]
-    return max(cost, 0)
+    return max(CARDS[card]["cost"] - sum(amount for _, amount in price_cuts(me, card, discounts)), 0)
+
+
+def price_cuts(me: dict[str, Any], card: str, discounts: bool = True) -> list[tuple[str | None, int]]:
+    """What takes gold off `card`'s price for this seat, before discount tokens: (the weapon that does, or None
+    for the class's ability, and how much)."""
+    if not discounts:
+        return []
+    cuts: list[tuple[str | None, int]] = []
+    ability = class_ability(me["class"])
+    if ability.get("kind") == "type_discount" and ability["card_type"] == CARDS[card]["type"]:
+        cuts.append((None, ability["amount"]))
+    for weapon in me["cards"]["weapon"]:
+        effect = CARDS[weapon]["effect"]
+        if effect["kind"] == "purchase_discount":
+            cuts.append((weapon, effect["amount"]))
+    return cuts

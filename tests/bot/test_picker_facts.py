@@ -401,3 +401,34 @@ def test_roll_player_tied_dice_say_which_card_the_first_goes_on():
                 return
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
     raise AssertionError("no tie to order")
+
+
+def test_roll_player_a_lowered_price_says_what_lowered_it():
+    """A card offered below its printed price names what took the gold off (a class, a weapon), and the price it
+    names is what buying it without tokens costs."""
+    from engines.roll_player.data import CARDS
+    from engines.roll_player.rules import price_cuts
+
+    game = presenter("roll_player")
+    engine = game.engine
+    for seed in range(1, 20):
+        state = engine.new_game(3, engine.validate_options({}), seed)
+        for number in range(500):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            me = state["seats"][seat]
+            for action in engine.legal_actions(state, seat):
+                if action["type"] != "buy_card" or action["tokens"] or not price_cuts(me, action["card"]):
+                    continue
+                view = engine.view(state, seat)
+                label = game.value_label("card", action["card"], {"type": "buy_card"}, view, "en")
+                _, events = engine.apply(state, seat, action)
+                paid = next(e["gold"] for e in events if "gold" in e)
+                assert f"— {paid} gold (" in label and paid < CARDS[action["card"]]["cost"], label
+                assert game.class_name(me["class"], "en") in label or any(
+                    game.card_name(w, "en") in label for w in me["cards"]["weapon"]
+                ), label
+                return
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    raise AssertionError("no card was offered below its price")
