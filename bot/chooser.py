@@ -20,6 +20,7 @@ as the built-in player would play it (a discard or not, the refill), so an ordin
 
 from __future__ import annotations
 
+import functools
 import itertools
 import marshal
 import sys
@@ -89,6 +90,7 @@ def _distinct(actions: list[Action], keys: list[str], limit: int | None = None) 
     return [tuple(actions[row].get(k) for k in keys) for row in rows.values()]
 
 
+@functools.cache  # a few dozen distinct keys, asked about at every step and label
 def chain_depth(key: str) -> int:
     """Which move of a chain a key belongs to: 0 for the first, 1 for "then.…"."""
     depth = 0
