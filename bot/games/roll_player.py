@@ -342,6 +342,9 @@ class RollPlayerPresenter(GamePresenter):
             lines += [self._row_fact(me, row, locale) for row in ATTRIBUTES if row in offered.get("row", ())]
         provisional = False
         offered_cards = [*offered.get("card", []), *offered.get("skill", []), *offered.get("copy", [])]
+        told: list[str] = []
+        untold = 0
+        room = FACTS_ROOM - sum(len(line) + 1 for line in lines)
         for kind, idents in (("card", dict.fromkeys(offered_cards)), ("class", offered.get("class", []))):
             for ident in idents:
                 texts = CARDS if kind == "card" else CLASSES
@@ -350,15 +353,19 @@ class RollPlayerPresenter(GamePresenter):
                 data = texts[ident]
                 name = self.card_name(ident, locale) if kind == "card" else self.class_name(ident, locale)
                 text = self._card_effect(ident, locale) if kind == "card" else self._class_body(ident, locale)
-                lines.append(
-                    self.t(
-                        "offered_fact", locale, name=name + " †" * bool(data.get("provisional")), text=text
-                    )
-                )
-                provisional = provisional or bool(data.get("provisional"))
+                mark = " †" * bool(data.get("provisional"))
+                line = self.t("offered_fact", locale, name=name + mark, text=text)
+                if len(line) + 1 > room:  # a long list (the discard pile): the rest by name in /rules
+                    untold += 1
+                    continue
+                room -= len(line) + 1
+                told.append(line)
+                provisional = provisional or bool(mark)
+        if untold:
+            told.append(self.t("more_facts", locale, count=untold))
         if provisional:
-            lines.append(f"-# † {self.t('provisional', locale)}")
-        return lines
+            told.append(f"-# † {self.t('provisional', locale)}")
+        return lines + told
 
     def _row_fact(self, me: dict[str, Any], row: str, locale: str) -> str:
         race = RACES[me["race"]]["modifiers"][row] if me.get("race") else 0
@@ -820,6 +827,9 @@ class RollPlayerPresenter(GamePresenter):
 
 def _die(sorted_event: Event) -> list[Any]:
     return [sorted_event["colour"], sorted_event["value"]]
+
+
+FACTS_ROOM = 1400  # of a picker message's 2,000 characters, what the lines under its question may take
 
 
 def _sorting(view: View) -> bool:

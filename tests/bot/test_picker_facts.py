@@ -432,3 +432,29 @@ def test_roll_player_a_lowered_price_says_what_lowered_it():
                 return
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
     raise AssertionError("no card was offered below its price")
+
+
+def test_roll_player_facts_leave_room_in_the_message():
+    """A long list of cards on offer (bringing one back from the discard pile) is told while it fits, and the
+    rest are counted, so a picker message stays within Discord's 2,000 characters."""
+    from bot.games.roll_player import FACTS_ROOM
+
+    game = presenter("roll_player")
+    engine = game.engine
+    cut = 0
+    for seed in range(1, 4):
+        state = engine.new_game(3, engine.validate_options({}), seed)
+        for number in range(400):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            step = narrow(picker_actions(engine, state, seat), [])
+            if isinstance(step, Prompt):
+                view = engine.view(state, seat)
+                for locale in i18n.LOCALES:
+                    facts = game.choice_facts(step.key, step.values, step.chosen, view, locale)
+                    tail = [line for line in facts if line.startswith(("…", "-#"))]
+                    assert sum(len(line) + 1 for line in facts if line not in tail) <= FACTS_ROOM, facts
+                    cut += any(line.startswith("…") for line in tail)
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    assert cut, "no list was long enough to cut"
