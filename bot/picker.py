@@ -19,6 +19,7 @@ import discord
 
 from bot import drawing, i18n
 from bot.chooser import (
+    JOIN,
     Chosen,
     PathError,
     Prompt,
@@ -139,9 +140,10 @@ class Picker:
             lines += game.lone_choice_facts(step.action, view_data, locale)
             label = game.action_text(step.action, view_data, locale)
             return _content(lines), chooser_view(table, token, path, [label], locale, direct=True)
-        if step.chosen:
-            chosen = ", ".join(
-                game.value_label(k, v, step.chosen, view_data, locale) for k, v in step.chosen.items()
+        if step.chosen:  # told as one move, each card beside its place ("Play Emerald 2 · Place 5 → …")
+            keys, values = list(step.chosen), tuple(step.chosen.values())
+            chosen = game.label_text(
+                JOIN.join(keys), values if len(keys) > 1 else values[0], {}, view_data, locale, True
             )
             lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
         lines.append(f"**{game.prompt_text(step.key, locale, step.chosen, view_data)}**")

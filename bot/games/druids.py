@@ -47,11 +47,12 @@ class DruidsPresenter(GamePresenter):
         parts = key.split(JOIN)
         if [bare_key(p) for p in parts[:2]] == ["card", "card"]:
             return self.t("prompt.cards", locale)
-        if (
-            bare_key(parts[0]) == "card"
-            and (chosen or {}).get(parts[0].removesuffix("card") + "type") == "discard_gem"
-        ):
+        first = bare_key(parts[0])
+        kind = (chosen or {}).get(parts[0].removesuffix(first) + "type")
+        if (first, kind) == ("card", "discard_gem"):
             return self.t("prompt.discard", locale)
+        if (first, kind) == ("place", "request_scoring"):
+            return self.t("prompt.score_place", locale)
         card = (chosen or {}).get(parts[0].removesuffix("place") + "card")
         if bare_key(parts[0]) != "place" or card is None or view is None:
             return super().prompt_text(key, locale, chosen, view)
@@ -62,8 +63,13 @@ class DruidsPresenter(GamePresenter):
     ) -> str:
         # The two cards asked as a pair are played in either order to the same end: "Ruby 8 + Onyx 1", not an
         # arrow that reads as one turning into the other.
-        if [bare_key(part) for part in key.split(JOIN)] == ["card", "card"]:
+        bare = [bare_key(part) for part in key.split(JOIN)]
+        if bare == ["card", "card"]:
             return " + ".join(self.card_name(card, locale) for card in value)
+        if (
+            bare == ["type", "type", "card", "card"] and value[0] == value[1] == "play_card"
+        ):  # the pair, as above
+            return " + ".join(self.card_name(card, locale) for card in value[2:])
         return super().label_text(key, value, chosen, view, locale, with_types)
 
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:

@@ -242,7 +242,9 @@ class RollPlayerPresenter(GamePresenter):
                     "tie_take", locale, card=self.initiative_label(value, view, locale, taking=True)
                 )
             if isinstance(value, int):
-                return self.initiative_label(value, view, locale, taking=kind == "pick_card")
+                # where taking a card is the only kind of move, its kind is never asked
+                taking = kind == "pick_card" or (kind is None and _picking(view))
+                return self.initiative_label(value, view, locale, taking=taking)
             name = self.card_name(value, locale)
             if kind == "buy_card" and "tokens" not in chosen:  # else the tokens' label tells the price
                 return self._price_label(name, value, view, locale)
@@ -830,6 +832,16 @@ def _die(sorted_event: Event) -> list[Any]:
 
 
 FACTS_ROOM = 1400  # of a picker message's 2,000 characters, what the lines under its question may take
+
+
+def _picking(view: View) -> bool:
+    """Whether the viewer is taking an initiative card, with nothing else pending."""
+    return (
+        view.get("phase") == "dice"
+        and view.get("step") == "pick"
+        and not view.get("pending")
+        and not view.get("window")
+    )
 
 
 def _sorting(view: View) -> bool:

@@ -52,7 +52,9 @@ class Druids(Engine):
     autoplayer = autoplayer
     search_budget = 4000  # per 2-player decision: ~1.3 s on one idle core (4 players: 2000, ~0.8 s)
     revealing_events = frozenset({"PlaceRevealed", "PlaceReplaced", "GemDeckReshuffled", "OwnGemDrawn"})
-    unordered_moves = frozenset({"play_card"})  # only one follower per turn, so play order never breaks a tie
+    # Plays (only one follower per turn, so their order never breaks a tie) and followers taken back into the
+    # hand end the same way in any order.
+    unordered_moves = frozenset({"play_card", "take_follower"})
     blind_repeats = frozenset({"draw_gem"})  # how many refills a turn needs depends on the hand's size alone
 
     # --- set-up ---------------------------------------------------------------------------------------------------

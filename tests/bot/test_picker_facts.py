@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bot import chooser, i18n
-from bot.chooser import SUGGESTED, Chosen, Prompt, clicks, narrow, picker_actions, split
+from bot.chooser import SUGGESTED, Chosen, Prompt, clicks, narrow, path_to, picker_actions, split
 from bot.games import presenter
 
 
@@ -458,3 +458,67 @@ def test_roll_player_facts_leave_room_in_the_message():
                     cut += any(line.startswith("…") for line in tail)
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
     assert cut, "no list was long enough to cut"
+
+
+def test_roll_player_a_gold_die_is_told_where_taking_a_card_is_the_only_kind_of_move():
+    """With nothing but initiative cards to take, the move's kind is never asked: the card's label still says what
+    its gold die pays."""
+    game = presenter("roll_player")
+    engine = game.engine
+    for seed in range(1, 30):
+        state = engine.new_game(2, engine.validate_options({}), seed)
+        for number in range(300):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            view = engine.view(state, seat)
+            actions = engine.legal_actions(state, seat)
+            gold = {c["number"] for c in view["initiative"] if c.get("die") and c["die"][0] == "gold"}
+            if gold and actions and all(a["type"] == "pick_card" for a in actions):
+                step = narrow(actions, [])
+                assert isinstance(step, Prompt) and "type" not in step.keys
+                labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
+                told = [label for value, label in zip(step.values, labels, strict=True) if value in gold]
+                assert told and all("+2" in label and "when placed" in label for label in told), labels
+                return
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    raise AssertionError("no pick of a gold die with nothing else to do")
+
+
+def test_druids_scoring_and_refill_steps_read_as_what_they_are():
+    """Asking for a scoring asks which place is to be scored (not where to put something); a move chosen part
+    way is told as one move, each card with its place; two followers taken back are offered once, not in both
+    orders."""
+    from bot.chooser import JOIN
+
+    game = presenter("druids")
+    engine = game.engine
+    state = engine.new_game(3, engine.validate_options({}), 5)
+    checked = set()
+    for number in range(300):
+        if engine.outcome(state) is not None or checked == {"scoring", "so_far", "followers"}:
+            break
+        seat = engine.to_act(state)[0]
+        view = engine.view(state, seat)
+        offered = picker_actions(engine, state, seat, suggest=False)
+        scorings = [a for a in offered if a["type"] == "request_scoring"]
+        if len(scorings) > 1:
+            step = narrow(offered, [path_to(offered, scorings[0])[0]])
+            assert game.prompt_text(step.key, "en", step.chosen, view) == game.t("prompt.score_place", "en")
+            checked.add("scoring")
+        plays = [a for a in offered if a["type"] == "play_card" and len(split(a)) >= 2]
+        if plays:
+            path = path_to(offered, plays[0])
+            step = narrow(offered, path[:-1])
+            keys = list(step.chosen)
+            told = game.label_text(JOIN.join(keys), tuple(step.chosen.values()), {}, view, "en", True)
+            first = split(plays[0])[0]
+            assert game.card_name(first["card"], "en") in told
+            checked.add("so_far")
+        takes = [split(a) for a in offered if a["type"] == "take_follower"]
+        if any(len(parts) > 1 and parts[1]["type"] == "take_follower" for parts in takes):
+            runs = [tuple(sorted(map(repr, parts))) for parts in takes]  # a run and its reordering alike
+            assert len(set(runs)) == len(runs), takes
+            checked.add("followers")
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    assert checked == {"scoring", "so_far", "followers"}, checked
