@@ -344,6 +344,12 @@ class RollPlayerPresenter(GamePresenter):
             lines += [self._row_fact(me, row, locale) for row in ATTRIBUTES if row in offered.get("row", ())]
         provisional = False
         offered_cards = [*offered.get("card", []), *offered.get("skill", []), *offered.get("copy", [])]
+        if seat is not None and any(
+            card in CARDS for card in offered.get("card", []) if isinstance(card, str)
+        ):
+            me = view["seats"][seat]  # what the market cards on offer are bought with
+            tokens = me["discounts"]
+            lines.append(self.t("purse_fact", locale, count=tokens, gold=me["gold"], tokens=tokens))
         told: list[str] = []
         untold = 0
         room = FACTS_ROOM - sum(len(line) + 1 for line in lines)

@@ -165,6 +165,9 @@ def test_roll_player_market_cards_and_classes_on_offer_say_what_they_do():
     for card in buyable:
         assert game.card_name(card, "en") in facts
         assert game._card_effect(card, "en") in facts
+    me = view["seats"][seat]
+    tokens = "1 discount token" if me["discounts"] == 1 else f"{me['discounts']} discount tokens"
+    assert f"You have {me['gold']} gold and {tokens}." in facts
 
 
 def test_every_picker_step_of_every_game_can_be_told_apart():
