@@ -11,7 +11,7 @@ from typing import Any
 
 from bot import i18n
 from bot.chooser import JOIN, THEN
-from bot.games.base import GamePresenter
+from bot.games.base import GamePresenter, bare_key
 from engines.base import Action, Event, View
 from engines.roll_player.data import (
     ALIGNMENTS,
@@ -320,60 +320,56 @@ class RollPlayerPresenter(GamePresenter):
     def choice_facts(
         self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
     ) -> list[str]:
-        """What the choice depends on where the labels can only name things: the mover's rows (dice, total and
-        the class's goal) where a die goes into one, and what each market card or class offered does."""
-        offered: dict[str, list[Any]] = {}
-        keys = key.split(JOIN)
-        for value in values:
-            for part, item in zip(keys, value if len(keys) > 1 else (value,), strict=True):
-                column = offered.setdefault(part.rsplit(".", 1)[-1], [])
-                if item is not None and item not in column:
-                    column.append(item)
+        """What the choice depends on where the labels can only name things: the tied dice being put in order,
+        the mover's rows (dice, total, the class's goal) where a die goes into one, their gold and tokens where
+        they buy, and what each card, skill or class on offer does."""
+        offered = _offered(key, values)
         lines: list[str] = []
-        pending = view.get("pending") or {}
         if "colour" in offered and _sorting(view):
-            value = min(die[1] for die in pending["dice"])
-            tied = [die for die in pending["dice"] if die[1] == value]
-            card = self.initiative_name(pending["cards"][0], locale)
-            lines.append(
-                self.t("tie_fact", locale, value=value, dice=self.dice_label(tied, locale), card=card)
-            )
+            lines.append(self._tie_fact(view["pending"], locale))
         seat = view.get("viewer")
         if seat is not None:
             me = view["seats"][seat]
             lines += [self._row_fact(me, row, locale) for row in ATTRIBUTES if row in offered.get("row", ())]
-        provisional = False
-        offered_cards = [*offered.get("card", []), *offered.get("skill", []), *offered.get("copy", [])]
-        if seat is not None and any(
-            card in CARDS for card in offered.get("card", []) if isinstance(card, str)
-        ):
-            me = view["seats"][seat]  # what the market cards on offer are bought with
-            tokens = me["discounts"]
-            lines.append(self.t("purse_fact", locale, count=tokens, gold=me["gold"], tokens=tokens))
-        told: list[str] = []
-        untold = 0
+            if any(isinstance(card, str) and card in CARDS for card in offered.get("card", ())):
+                tokens = me["discounts"]
+                lines.append(self.t("purse_fact", locale, count=tokens, gold=me["gold"], tokens=tokens))
         room = FACTS_ROOM - sum(len(line) + 1 for line in lines)
-        for kind, idents in (("card", dict.fromkeys(offered_cards)), ("class", offered.get("class", []))):
+        return lines + self._offer_facts(offered, room, locale)
+
+    def _tie_fact(self, pending: dict[str, Any], locale: str) -> str:
+        value = min(die[1] for die in pending["dice"])
+        tied = [die for die in pending["dice"] if die[1] == value]
+        card = self.initiative_name(pending["cards"][0], locale)
+        return self.t("tie_fact", locale, value=value, dice=self.dice_label(tied, locale), card=card)
+
+    def _offer_facts(self, offered: dict[str, list[Any]], room: int, locale: str) -> list[str]:
+        """What each card, skill or class on offer does, while the lines fit in `room`; the rest counted (a long
+        list, the discard pile, is left to /rules)."""
+        cards = [*offered.get("card", []), *offered.get("skill", []), *offered.get("copy", [])]
+        lines: list[str] = []
+        untold = 0
+        provisional = False
+        for kind, idents in (("card", dict.fromkeys(cards)), ("class", offered.get("class", []))):
+            texts = CARDS if kind == "card" else CLASSES
             for ident in idents:
-                texts = CARDS if kind == "card" else CLASSES
                 if not isinstance(ident, str) or ident not in texts:
                     continue  # an initiative card, by its number
-                data = texts[ident]
                 name = self.card_name(ident, locale) if kind == "card" else self.class_name(ident, locale)
                 text = self._card_effect(ident, locale) if kind == "card" else self._class_body(ident, locale)
-                mark = " †" * bool(data.get("provisional"))
+                mark = " †" * bool(texts[ident].get("provisional"))
                 line = self.t("offered_fact", locale, name=name + mark, text=text)
-                if len(line) + 1 > room:  # a long list (the discard pile): the rest by name in /rules
+                if len(line) + 1 > room:
                     untold += 1
                     continue
                 room -= len(line) + 1
-                told.append(line)
+                lines.append(line)
                 provisional = provisional or bool(mark)
         if untold:
-            told.append(self.t("more_facts", locale, count=untold))
+            lines.append(self.t("more_facts", locale, count=untold))
         if provisional:
-            told.append(f"-# † {self.t('provisional', locale)}")
-        return lines + told
+            lines.append(f"-# † {self.t('provisional', locale)}")
+        return lines
 
     def _row_fact(self, me: dict[str, Any], row: str, locale: str) -> str:
         race = RACES[me["race"]]["modifiers"][row] if me.get("race") else 0
@@ -835,6 +831,18 @@ class RollPlayerPresenter(GamePresenter):
 
 def _die(sorted_event: Event) -> list[Any]:
     return [sorted_event["colour"], sorted_event["value"]]
+
+
+def _offered(key: str, values: list[Any]) -> dict[str, list[Any]]:
+    """Each parameter of a step (its chain prefix dropped) with the values its choices hold, each once."""
+    keys = key.split(JOIN)
+    offered: dict[str, list[Any]] = {}
+    for value in values:
+        for part, item in zip(keys, value if len(keys) > 1 else (value,), strict=True):
+            column = offered.setdefault(bare_key(part), [])
+            if item is not None and item not in column:
+                column.append(item)
+    return offered
 
 
 FACTS_ROOM = 1400  # of a picker message's 2,000 characters, what the lines under its question may take
