@@ -196,6 +196,18 @@ def clicks(actions: list[Action], action: Action, limit: int = COMBINE_LIMIT) ->
 # --- chains of actions ------------------------------------------------------------------------------------------
 
 
+def joint_values(key: str, value: Any) -> dict[str, Any]:
+    """A step's choice as its parameters: a joint key's value is a tuple, one parameter's the value itself."""
+    keys = key.split(JOIN)
+    return dict(zip(keys, value if len(keys) > 1 else (value,), strict=True))
+
+
+def joint_choice(params: dict[str, Any]) -> tuple[str, Any]:
+    """Parameters as a step's key and choice (the inverse of joint_values)."""
+    values = tuple(params.values())
+    return JOIN.join(params), values if len(values) > 1 else values[0]
+
+
 def split(action: Action) -> list[Action]:
     """A picked (possibly chained) action as the engine's actions, in the order to apply them."""
     parts: list[Action] = []

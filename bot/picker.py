@@ -19,11 +19,11 @@ import discord
 
 from bot import drawing, i18n
 from bot.chooser import (
-    JOIN,
     Chosen,
     PathError,
     Prompt,
     decode_path,
+    joint_choice,
     narrow,
     offers_whole_turns,
     picker_actions,
@@ -141,10 +141,7 @@ class Picker:
             label = game.action_text(step.action, view_data, locale)
             return _content(lines), chooser_view(table, token, path, [label], locale, direct=True)
         if step.chosen:  # told as one move, each card beside its place ("Play Emerald 2 · Place 5 → …")
-            keys, values = list(step.chosen), tuple(step.chosen.values())
-            chosen = game.label_text(
-                JOIN.join(keys), values if len(keys) > 1 else values[0], {}, view_data, locale, True
-            )
+            chosen = game.label_text(*joint_choice(step.chosen), {}, view_data, locale, True)
             lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
         lines.append(f"**{game.prompt_text(step.key, locale, step.chosen, view_data)}**")
         lines += game.choice_facts(step.key, step.values, step.chosen, view_data, locale)

@@ -8,7 +8,7 @@ from importlib import resources
 from typing import Any
 
 from bot import i18n
-from bot.chooser import ENDING, JOIN, SUGGESTED, THEN, chain_depth, split
+from bot.chooser import ENDING, JOIN, SUGGESTED, THEN, chain_depth, joint_values, split
 from engines import get_engine
 from engines.base import Action, Event, IllegalAction, Option, View, visible_to
 
@@ -80,10 +80,7 @@ class GamePresenter:
     def value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         """The label of one choice of a picker step: a single parameter's value, or for a joint step (key
         "a+b", value a tuple) each parameter's, with a chained action's parts joined by an arrow."""
-        label = self.label_text(key, value, chosen, view, locale, with_types=True)
-        if len(label) > LABEL_LIMIT:  # the other parameters mostly say what kind of move it is
-            label = self.label_text(key, value, chosen, view, locale, with_types=False)
-        return self._fitted(label, locale)
+        return self.value_labels(key, [value], chosen, view, locale)[0]
 
     def value_labels(
         self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
@@ -94,11 +91,15 @@ class GamePresenter:
         labels = [self.label_text(key, value, chosen, view, locale, with_types=True) for value in values]
         if all(len(label) <= LABEL_LIMIT for label in labels):
             return [self._fitted(label, locale) for label in labels]
+        # the other parameters mostly say what kind of move it is
         bare = [self.label_text(key, value, chosen, view, locale, with_types=False) for value in values]
         fitted = [self._fitted(label, locale) for label in bare]
         if all(bare) and len(set(fitted)) == len(fitted):
             return fitted
-        return [self.value_label(key, value, chosen, view, locale) for value in values]
+        return [
+            self._fitted(full, locale) if len(full) <= LABEL_LIMIT else short
+            for full, short in zip(labels, fitted, strict=True)
+        ]
 
     def _fitted(self, label: str, locale: str) -> str:
         # A run stopped before its offered ending has nothing more to say.
@@ -109,12 +110,11 @@ class GamePresenter:
     ) -> str:
         """A choice's label before it is cut to fit, with or without the kinds of its moves where it has other
         parameters to tell it by."""
-        keys = key.split(JOIN)
-        values = value if len(keys) > 1 else (value,)
-        context = {**chosen, **dict(zip(keys, values, strict=True))}
+        params = joint_values(key, value)
+        context = {**chosen, **params}
         if context.get(SUGGESTED):  # the whole run, said at once
             return self.suggestion_label(context[SUGGESTED], locale)
-        return self._joint_label(keys, values, context, view, locale, with_types)
+        return self._joint_label(list(params), list(params.values()), context, view, locale, with_types)
 
     def _joint_label(
         self,

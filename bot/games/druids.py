@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.chooser import JOIN
+from bot.chooser import JOIN, joint_values
 from bot.games.base import GamePresenter, bare_key
 from engines.base import Event, View
 from engines.druids.engine import card_number, gem_kind, is_follower
@@ -63,13 +63,11 @@ class DruidsPresenter(GamePresenter):
     ) -> str:
         # The two cards asked as a pair are played in either order to the same end: "Ruby 8 + Onyx 1", not an
         # arrow that reads as one turning into the other.
-        bare = [bare_key(part) for part in key.split(JOIN)]
-        if bare == ["card", "card"]:
-            return " + ".join(self.card_name(card, locale) for card in value)
-        if (
-            bare == ["type", "type", "card", "card"] and value[0] == value[1] == "play_card"
-        ):  # the pair, as above
-            return " + ".join(self.card_name(card, locale) for card in value[2:])
+        params = [(bare_key(part), v) for part, v in joint_values(key, value).items()]
+        cards = [v for part, v in params if part == "card"]
+        kinds = {v for part, v in params if part == "type"}
+        if len(cards) == 2 and all(part in ("card", "type") for part, _ in params) and kinds <= {"play_card"}:
+            return " + ".join(self.card_name(card, locale) for card in cards)
         return super().label_text(key, value, chosen, view, locale, with_types)
 
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
@@ -124,9 +122,12 @@ class DruidsPresenter(GamePresenter):
         self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
     ) -> list[str]:
         """Where a step offers both one blind draw and several, what the lone one does (look, then draw on)."""
-        keys = key.split(JOIN)
-        kinds = [i for i, part in enumerate(keys) if bare_key(part) == "type"]
-        draws = {sum((v if len(keys) > 1 else (v,))[i] == "draw_gem" for i in kinds) for v in values}
+        draws = {
+            sum(
+                bare_key(part) == "type" and kind == "draw_gem" for part, kind in joint_values(key, v).items()
+            )
+            for v in values
+        }
         return [self.t("draw_one_fact", locale)] if 1 in draws and max(draws) > 1 else []
 
     def status_text(self, view: View, names: list[str], locale: str) -> str:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import i18n
-from bot.chooser import JOIN, THEN
+from bot.chooser import JOIN, THEN, joint_choice, joint_values
 from bot.games.base import GamePresenter, bare_key
 from engines.base import Action, Event, View
 from engines.roll_player.data import (
@@ -278,11 +278,8 @@ class RollPlayerPresenter(GamePresenter):
     def label_text(
         self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str, with_types: bool
     ) -> str:
-        keys = key.split(JOIN)
-        named = self._named_dice(
-            {**chosen, **dict(zip(keys, value if len(keys) > 1 else (value,), strict=True))}, view
-        )
-        value = tuple(named[k] for k in keys) if len(keys) > 1 else named[key]
+        named = self._named_dice({**chosen, **joint_values(key, value)}, view)
+        _, value = joint_choice({k: named[k] for k in key.split(JOIN)})
         return super().label_text(key, value, {k: named[k] for k in chosen}, view, locale, with_types)
 
     def action_text(self, action: Action, view: View, locale: str) -> str:
@@ -835,10 +832,9 @@ def _die(sorted_event: Event) -> list[Any]:
 
 def _offered(key: str, values: list[Any]) -> dict[str, list[Any]]:
     """Each parameter of a step (its chain prefix dropped) with the values its choices hold, each once."""
-    keys = key.split(JOIN)
     offered: dict[str, list[Any]] = {}
     for value in values:
-        for part, item in zip(keys, value if len(keys) > 1 else (value,), strict=True):
+        for part, item in joint_values(key, value).items():
             column = offered.setdefault(bare_key(part), [])
             if item is not None and item not in column:
                 column.append(item)

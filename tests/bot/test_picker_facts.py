@@ -5,6 +5,7 @@ from __future__ import annotations
 from bot import chooser, i18n
 from bot.chooser import SUGGESTED, Chosen, Prompt, clicks, narrow, path_to, picker_actions, split
 from bot.games import presenter
+from tests.playouts import bot_played
 
 
 def _rolled_talisman():
@@ -291,12 +292,8 @@ def test_roll_player_labels_say_what_a_flip_and_a_gold_die_give():
     says the 2 gold placing it pays, and discarding a market card (or taking gold) says how much it pays."""
     game = presenter("roll_player")
     engine = game.engine
-    state = engine.new_game(2, engine.validate_options({}), 3)
     flips = gold_dice = market_gold = 0
-    for number in range(400):
-        if engine.outcome(state) is not None:
-            break
-        seat = engine.to_act(state)[0]
+    for state, seat in bot_played(engine, 2, [3], 400):
         view = engine.view(state, seat)
         for card in view.get("initiative", []):
             if card.get("die") and card["die"][0] == "gold" and not card["gold"]:
@@ -316,7 +313,6 @@ def test_roll_player_labels_say_what_a_flip_and_a_gold_die_give():
                 paid = next(e["gold"] for e in events if e["type"] in ("CardDiscarded", "GoldTaken"))
                 assert f" {paid} gold" in game.action_text(action, view, "en")
                 market_gold += 1
-        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
     assert flips and gold_dice and market_gold
 
 
@@ -352,25 +348,17 @@ def test_a_steps_choices_are_labelled_in_one_form():
     engine = game.engine
     kind = game.t("type.pick_card", "en") + " · "
     mixed = 0
-    for seed in range(3, 6):
-        state = engine.new_game(3, engine.validate_options({}), seed)
-        for number in range(300):
-            if engine.outcome(state) is not None:
-                break
-            seat = engine.to_act(state)[0]
-            step = narrow(picker_actions(engine, state, seat), [])
-            if isinstance(step, Prompt) and "card" in step.keys:
-                view = engine.view(state, seat)
-                each = [game.value_label(step.key, v, step.chosen, view, "en") for v in step.values]
-                picks = [label for label in each if "initiative card" in label and "→" in label]
-                if any(label.startswith(kind) for label in picks) and not all(
-                    x.startswith(kind) for x in picks
-                ):
-                    mixed += 1
-                    labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
-                    assert not any(label.startswith(kind) for label in labels), labels
-                    assert len(set(labels)) == len(labels)
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    for state, seat in bot_played(engine, 3, range(3, 6), 300):
+        step = narrow(picker_actions(engine, state, seat), [])
+        if isinstance(step, Prompt) and "card" in step.keys:
+            view = engine.view(state, seat)
+            each = [game.value_label(step.key, v, step.chosen, view, "en") for v in step.values]
+            picks = [label for label in each if "initiative card" in label and "→" in label]
+            if any(label.startswith(kind) for label in picks) and not all(x.startswith(kind) for x in picks):
+                mixed += 1
+                labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
+                assert not any(label.startswith(kind) for label in labels), labels
+                assert len(set(labels)) == len(labels)
     assert mixed, "no step mixed the two forms"
 
 
@@ -379,30 +367,23 @@ def test_roll_player_tied_dice_say_which_card_the_first_goes_on():
     the card the first goes on (as the engine then sorts it), and a card taken after it reads as taken."""
     game = presenter("roll_player")
     engine = game.engine
-    for seed in range(1, 40):
-        state = engine.new_game(3, engine.validate_options({}), seed)
-        for number in range(300):
-            if engine.outcome(state) is not None:
-                break
-            seat = engine.to_act(state)[0]
-            orders = [a for a in engine.legal_actions(state, seat) if a["type"] == "order_die"]
-            if orders:
-                view = engine.view(state, seat)
-                step = narrow(picker_actions(engine, state, seat), [])
-                assert isinstance(step, Prompt)
-                assert game.prompt_text(step.key, "en", step.chosen, view) == game.t("prompt.tie", "en")
-                _, events = engine.apply(state, seat, orders[0])
-                sorted_first = next(e for e in events if e["type"] == "DieSorted")
-                card = game.initiative_name(sorted_first["card"], "en")
-                facts = game.choice_facts(step.key, step.values, step.chosen, view, "en")
-                assert any(
-                    f"goes on {card}," in line and f"Tied at {sorted_first['value']}" in line
-                    for line in facts
-                )
-                labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
-                assert all("→ initiative card" not in label for label in labels), labels
-                return
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    for state, seat in bot_played(engine, 3, range(1, 40), 300):
+        orders = [a for a in engine.legal_actions(state, seat) if a["type"] == "order_die"]
+        if orders:
+            view = engine.view(state, seat)
+            step = narrow(picker_actions(engine, state, seat), [])
+            assert isinstance(step, Prompt)
+            assert game.prompt_text(step.key, "en", step.chosen, view) == game.t("prompt.tie", "en")
+            _, events = engine.apply(state, seat, orders[0])
+            sorted_first = next(e for e in events if e["type"] == "DieSorted")
+            card = game.initiative_name(sorted_first["card"], "en")
+            facts = game.choice_facts(step.key, step.values, step.chosen, view, "en")
+            assert any(
+                f"goes on {card}," in line and f"Tied at {sorted_first['value']}" in line for line in facts
+            )
+            labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
+            assert all("→ initiative card" not in label for label in labels), labels
+            return
     raise AssertionError("no tie to order")
 
 
@@ -414,26 +395,20 @@ def test_roll_player_a_lowered_price_says_what_lowered_it():
 
     game = presenter("roll_player")
     engine = game.engine
-    for seed in range(1, 20):
-        state = engine.new_game(3, engine.validate_options({}), seed)
-        for number in range(500):
-            if engine.outcome(state) is not None:
-                break
-            seat = engine.to_act(state)[0]
-            me = state["seats"][seat]
-            for action in engine.legal_actions(state, seat):
-                if action["type"] != "buy_card" or action["tokens"] or not price_cuts(me, action["card"]):
-                    continue
-                view = engine.view(state, seat)
-                label = game.value_label("card", action["card"], {"type": "buy_card"}, view, "en")
-                _, events = engine.apply(state, seat, action)
-                paid = next(e["gold"] for e in events if "gold" in e)
-                assert f"— {paid} gold (" in label and paid < CARDS[action["card"]]["cost"], label
-                assert game.class_name(me["class"], "en") in label or any(
-                    game.card_name(w, "en") in label for w in me["cards"]["weapon"]
-                ), label
-                return
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    for state, seat in bot_played(engine, 3, range(1, 20), 500):
+        me = state["seats"][seat]
+        for action in engine.legal_actions(state, seat):
+            if action["type"] != "buy_card" or action["tokens"] or not price_cuts(me, action["card"]):
+                continue
+            view = engine.view(state, seat)
+            label = game.value_label("card", action["card"], {"type": "buy_card"}, view, "en")
+            _, events = engine.apply(state, seat, action)
+            paid = next(e["gold"] for e in events if "gold" in e)
+            assert f"— {paid} gold (" in label and paid < CARDS[action["card"]]["cost"], label
+            assert game.class_name(me["class"], "en") in label or any(
+                game.card_name(w, "en") in label for w in me["cards"]["weapon"]
+            ), label
+            return
     raise AssertionError("no card was offered below its price")
 
 
@@ -445,21 +420,15 @@ def test_roll_player_facts_leave_room_in_the_message():
     game = presenter("roll_player")
     engine = game.engine
     cut = 0
-    for seed in range(1, 4):
-        state = engine.new_game(3, engine.validate_options({}), seed)
-        for number in range(400):
-            if engine.outcome(state) is not None:
-                break
-            seat = engine.to_act(state)[0]
-            step = narrow(picker_actions(engine, state, seat), [])
-            if isinstance(step, Prompt):
-                view = engine.view(state, seat)
-                for locale in i18n.LOCALES:
-                    facts = game.choice_facts(step.key, step.values, step.chosen, view, locale)
-                    tail = [line for line in facts if line.startswith(("…", "-#"))]
-                    assert sum(len(line) + 1 for line in facts if line not in tail) <= FACTS_ROOM, facts
-                    cut += any(line.startswith("…") for line in tail)
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    for state, seat in bot_played(engine, 3, range(1, 4), 400):
+        step = narrow(picker_actions(engine, state, seat), [])
+        if isinstance(step, Prompt):
+            view = engine.view(state, seat)
+            for locale in i18n.LOCALES:
+                facts = game.choice_facts(step.key, step.values, step.chosen, view, locale)
+                tail = [line for line in facts if line.startswith(("…", "-#"))]
+                assert sum(len(line) + 1 for line in facts if line not in tail) <= FACTS_ROOM, facts
+                cut += any(line.startswith("…") for line in tail)
     assert cut, "no list was long enough to cut"
 
 
@@ -468,23 +437,17 @@ def test_roll_player_a_gold_die_is_told_where_taking_a_card_is_the_only_kind_of_
     its gold die pays."""
     game = presenter("roll_player")
     engine = game.engine
-    for seed in range(1, 30):
-        state = engine.new_game(2, engine.validate_options({}), seed)
-        for number in range(300):
-            if engine.outcome(state) is not None:
-                break
-            seat = engine.to_act(state)[0]
-            view = engine.view(state, seat)
-            actions = engine.legal_actions(state, seat)
-            gold = {c["number"] for c in view["initiative"] if c.get("die") and c["die"][0] == "gold"}
-            if gold and actions and all(a["type"] == "pick_card" for a in actions):
-                step = narrow(actions, [])
-                assert isinstance(step, Prompt) and "type" not in step.keys
-                labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
-                told = [label for value, label in zip(step.values, labels, strict=True) if value in gold]
-                assert told and all("+2" in label and "when placed" in label for label in told), labels
-                return
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    for state, seat in bot_played(engine, 2, range(1, 30), 300):
+        view = engine.view(state, seat)
+        actions = engine.legal_actions(state, seat)
+        gold = {c["number"] for c in view["initiative"] if c.get("die") and c["die"][0] == "gold"}
+        if gold and actions and all(a["type"] == "pick_card" for a in actions):
+            step = narrow(actions, [])
+            assert isinstance(step, Prompt) and "type" not in step.keys
+            labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
+            told = [label for value, label in zip(step.values, labels, strict=True) if value in gold]
+            assert told and all("+2" in label and "when placed" in label for label in told), labels
+            return
     raise AssertionError("no pick of a gold die with nothing else to do")
 
 
@@ -492,7 +455,7 @@ def test_druids_scoring_and_refill_steps_read_as_what_they_are():
     """Asking for a scoring asks which place is to be scored (not where to put something); a move chosen part
     way is told as one move, each card with its place; two followers taken back are offered once, not in both
     orders."""
-    from bot.chooser import JOIN
+    from bot.chooser import joint_choice
 
     game = presenter("druids")
     engine = game.engine
@@ -513,8 +476,7 @@ def test_druids_scoring_and_refill_steps_read_as_what_they_are():
         if plays:
             path = path_to(offered, plays[0])
             step = narrow(offered, path[:-1])
-            keys = list(step.chosen)
-            told = game.label_text(JOIN.join(keys), tuple(step.chosen.values()), {}, view, "en", True)
+            told = game.label_text(*joint_choice(step.chosen), {}, view, "en", True)
             first = split(plays[0])[0]
             assert game.card_name(first["card"], "en") in told
             checked.add("so_far")

@@ -14,6 +14,7 @@ from bot.games import presenter
 from engines.base import IllegalAction, visible_to
 from engines.talisman import refusals
 from engines.talisman.data import ADVENTURE, CHARACTERS, COMMAND, PURCHASE, SPACES, SPELLS
+from tests.playouts import bot_played
 
 GAME = presenter("talisman")
 ENGINE = GAME.engine
@@ -372,26 +373,12 @@ def test_a_timed_game_says_how_many_rounds_it_has():
     assert f"{view['round']}/3라운드" in game.status_text(view, ["Ann", "Ben"], "ko")
 
 
-def _bot_played(players: int, seeds: range, moves: int = 3000):
-    """Each state of seeded games the built-in player plays, with the seat to act (the caller stops when it has
-    seen enough)."""
-    engine = presenter("talisman").engine
-    for seed in seeds:
-        state = engine.new_game(players, {}, seed)
-        for n in range(moves):
-            if engine.outcome(state) is not None:
-                break
-            seat = engine.to_act(state)[0]
-            yield state, seat
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, n))
-
-
 def test_a_fight_s_fate_re_roll_shows_the_scores_the_roll_gives_as_it_stands():
     """Keep or re-roll is weighed against the two battle scores; kept, the fight ends with exactly those."""
     game = presenter("talisman")
     engine = game.engine
     checked = 0
-    for state, _ in _bot_played(2, range(60)):
+    for state, _ in bot_played(engine, 2, range(60), 3000):
         view = engine.view(state, None)
         prompt = view["prompt"]
         if prompt and prompt.get("score") is not None:
@@ -412,7 +399,7 @@ def test_a_space_s_fate_re_roll_says_what_the_roll_does_as_it_stands():
     game = presenter("talisman")
     engine = game.engine
     checked = 0
-    for state, _ in _bot_played(2, range(120)):
+    for state, _ in bot_played(engine, 2, range(120), 3000):
         view = engine.view(state, None)
         prompt = view["prompt"]
         if not prompt or "as_rolled" not in prompt:
@@ -440,7 +427,7 @@ def test_moves_name_the_roll_and_what_waits_at_each_destination_and_a_shop_its_p
     game = presenter("talisman")
     engine = game.engine
     seen = {"occupied": 0, "priced": 0}
-    for state, seat in _bot_played(3, range(60), moves=1500):
+    for state, seat in bot_played(engine, 3, range(60), 1500):
         view = engine.view(state, seat)
         prompt = view["prompt"]
         if prompt and prompt["seat"] == seat and prompt["kind"] == "route":
@@ -482,7 +469,7 @@ def test_a_lost_turn_says_whether_it_is_the_rest_of_this_turn_or_the_next_one():
     game = presenter("talisman")
     engine = game.engine
     seen = set()
-    for state, seat in _bot_played(4, range(80), moves=2000):
+    for state, seat in bot_played(engine, 4, range(80), 2000):
         misses = [ch["miss"] for ch in state["chars"]]
         after, events = engine.apply(state, seat, engine.bot_action(state, seat, 0))
         for index, event in enumerate(events):
