@@ -1,9 +1,9 @@
-"""Talisman pictures: the board as its three regions, rings around the Crown of Command, with every character or
-toad and what lies on the spaces, and beside it each character's numbers; privately, one's own Spells."""
+"""Talisman pictures: the board as its three regions, square rings around the Crown of Command as on the printed
+board, with every character or toad and what lies on the spaces, and beside it whose turn it is and each
+character's numbers and belongings; privately, one's own Spells."""
 
 from __future__ import annotations
 
-import math
 from functools import lru_cache
 from typing import Any
 
@@ -29,6 +29,7 @@ from render.common import (
     MUTED,
     PANEL,
     PANEL_LIGHT,
+    RGB,
     SEAT_COLOURS,
     SEAT_MARKS,
     TEXT,
@@ -72,62 +73,110 @@ def _name(entry: dict[str, Any], locale: str) -> str:
     return entry["name"].get(locale[:2], entry["name"]["en"])
 
 
-# --- the board: three rings around the Crown, sized for the chat ---------------------------------------------
+# --- the board: three square rings around the Crown, as on the real board, sized for the chat ----------------
+#
+# The chat shows the picture 550 px wide, so every size below is chosen for what it becomes there (× 550 / WIDTH).
+# The board is the square on the left; the side panel takes the rest of the width.
 
-WIDTH, HEIGHT = 1100, 800
-SMALL = 18  # the smallest letters: 18 × 550 / 1100 = 9 px in the chat
-CX, CY = HEIGHT // 2, HEIGHT // 2
-# (outer radius, inner radius, first index, spaces) of each region, outside in; a gap between regions stands
-# for the Storm River (outer/middle) and the wall of the Inner Region (middle/inner).
-RINGS = {"outer": (394, 268, 0, 24), "middle": (258, 160, 24, 16), "inner": (150, 78, 40, 8)}
-CROWN_R = 70
-START = -135.0  # every ring's first space sits up and to the left, so linked spaces face each other
-SIDE_X = HEIGHT + 4
-TOKEN_R = 15
+WIDTH, HEIGHT = 1280, 800
+SMALL = 21  # the smallest letters (only the longest space names): 21 × 550 / 1280 = 9 px in the chat
+NAME_MAX = 30  # a short space name is drawn up to this size: 13 px in the chat
+PANEL_TEXT = 28  # the side panel's letters, never smaller: 28 × 550 / 1280 = 12 px in the chat
+BOARD = HEIGHT
+CX, CY = BOARD // 2, HEIGHT // 2
+# Each region is a square band: (half-side of its outer edge, of its inner edge, first index, spaces, width of
+# its corner spaces or 0 for as wide as the others), outside in. A band's top and bottom rows run the whole
+# width; its left and right columns fill in between. The outer corners hold short names, so they give width
+# to the long ones beside them. The gaps between bands are the Storm River (outer/middle) and the wall of the
+# Inner Region (middle/inner). The outer band starts within 272 px of the centre, so a ray from the Crown
+# crosses every region within 394 px in every direction, diagonals too.
+RINGS = {
+    "outer": (394, 270, 0, 24, 94),
+    "middle": (258, 162, 24, 16, 108),
+    "inner": (152, 60, 40, 8, 0),
+}
+CROWN_R = 56  # half the Crown's side
+TOKEN_R = 18
 CARD_INK = (250, 250, 250)
+SPACE_PAD = 2  # letters of a space's name keep this far from its sides
+NAME_TOP = 3  # and this far below its top
+TOKEN_BAND = 2 * TOKEN_R + 6  # the strip at the bottom of a space where figures and cards stand
 
 
 def _ring_of(index: int) -> str:
-    return next(name for name, (_, _, first, n) in RINGS.items() if first <= index < first + n)
+    return next(name for name, (_, _, first, n, _) in RINGS.items() if first <= index < first + n)
 
 
-def _angle(index: int) -> float:
-    """The middle of a space's sector, in degrees clockwise from three o'clock."""
-    _, _, first, n = RINGS[_ring_of(index)]
-    return START + 360 * (index - first) / n
+@lru_cache(maxsize=64)
+def _cell(index: int) -> tuple[int, int, int, int]:
+    """A space's rectangle (left, top, right, bottom) on the picture. Spaces run clockwise from the top-left
+    corner of their band, so the Sentinel faces the Hills across the river as on the real board."""
+    if index == CROWN:
+        return CX - CROWN_R, CY - CROWN_R, CX + CROWN_R, CY + CROWN_R
+    outer, inner, first, n, corner = RINGS[_ring_of(index)]
+    per_side = n // 4
+    corner = corner or 2 * outer / (per_side + 1)
+    along = (2 * outer - 2 * corner) / (per_side - 1)  # a top or bottom row space's width
+    high = 2 * inner / (per_side - 1)  # a left or right column space's height
+    side, k = divmod(index - first, per_side)
+    if k == 0:  # a corner: top-left, top-right, bottom-right, bottom-left
+        sx, sy = ((-1, -1), (1, -1), (1, 1), (-1, 1))[side]
+        xs, ys = (sx * outer, sx * (outer - corner)), (sy * outer, sy * inner)
+    elif side in (0, 2):  # the top row left to right, the bottom row right to left
+        t = -outer + corner + (k - 1) * along
+        sign = 1 if side == 0 else -1
+        xs, ys = (sign * t, sign * (t + along)), (sign * -outer, sign * -inner)
+    else:  # the right column downwards, the left column upwards
+        t = -inner + (k - 1) * high
+        sign = 1 if side == 1 else -1
+        xs, ys = (sign * inner, sign * outer), (sign * t, sign * (t + high))
+    return round(CX + min(xs)), round(CY + min(ys)), round(CX + max(xs)), round(CY + max(ys))
 
 
 def _point(index: int, share: float) -> tuple[float, float]:
-    """A point in a space's sector, `share` of the way from its ring's inner edge to its outer edge."""
-    if index == CROWN:
-        return CX, CY
-    outer, inner, _, _ = RINGS[_ring_of(index)]
-    r = inner + (outer - inner) * share
-    a = math.radians(_angle(index))
-    return CX + r * math.cos(a), CY + r * math.sin(a)
+    """A point across the middle of a space, `share` of the way up from its bottom edge to its top edge."""
+    left, top, right, bottom = _cell(index)
+    return (left + right) / 2, bottom - (bottom - top) * share
 
 
 @lru_cache(maxsize=512)
-def _space_title(name: str, width: int) -> tuple[str, ...]:
-    """A space's name in lines of at most `width` px (a word too long for a line is cut with an ellipsis)."""
-    face = font(SMALL, True)
+def _space_title(name: str, width: int, size: int = SMALL) -> tuple[str, ...]:
+    """A space's name in lines of at most `width` px at `size`, word by word (a word too long for a line is cut
+    with an ellipsis). Every name fits whole at SMALL (tested), so a space can always fall back to it."""
+    face = font(size, True)
     lines: list[str] = []
     for word in name.split():
         if lines and face.getlength(f"{lines[-1]} {word}") <= width:
             lines[-1] += f" {word}"
         else:
             lines.append(word)
-    if len(lines) > 3:
-        lines = [lines[0], lines[1], " ".join(lines[2:])]
-    return tuple(fitted(line, SMALL, width, True) for line in lines)
+    return tuple(fitted(line, size, width, True) for line in lines)
 
 
 def _title_width(index: int) -> int:
-    """Room for a space's name: its sector's width at the name's height."""
-    if index == CROWN:
-        return 2 * CROWN_R - 8
-    outer, inner, _, n = RINGS[_ring_of(index)]
-    return int(2 * math.pi * (inner + (outer - inner) * 0.72) / n) + 8  # may cross the thin edge lines
+    """Room for a space's name across: its width less a little margin."""
+    left, _, right, _ = _cell(index)
+    return int(right - left) - 2 * SPACE_PAD
+
+
+def _line_height(size: int) -> int:
+    return size + size // 8
+
+
+@lru_cache(maxsize=256)
+def _space_label(index: int, name: str) -> tuple[int, tuple[str, ...]]:
+    """The largest size (SMALL up to NAME_MAX) at which a space's name fits above the strip its figures stand
+    on, whole words only, and its lines. A name that fits nowhere above the strip is drawn at SMALL and may
+    reach into it."""
+    _, top, _, bottom = _cell(index)
+    room = bottom - top - TOKEN_BAND - NAME_TOP
+    width = _title_width(index)
+    for size in range(NAME_MAX, SMALL, -1):
+        lines = _space_title(name, width, size)
+        tall = (len(lines) - 1) * _line_height(size) + size * 9 // 8  # the last line down to its descenders
+        if not any(line.endswith("…") for line in lines) and tall <= room:
+            return size, lines
+    return SMALL, _space_title(name, width, SMALL)
 
 
 def _card_label(card: dict[str, Any], locale: str) -> tuple[str, tuple[int, int, int]]:
@@ -139,175 +188,378 @@ def _card_label(card: dict[str, Any], locale: str) -> tuple[str, tuple[int, int,
     return label, KIND_FILL.get(kind, PANEL_LIGHT)
 
 
-def _token(image: Image.Image, draw: ImageDraw.ImageDraw, x: float, y: float, seat: int, toad: bool) -> None:
+@lru_cache(maxsize=256)
+def _stamp(
+    shape: str, text: str, fill: RGB, ink: RGB, radius: int, size: int
+) -> tuple[Image.Image, Image.Image]:
+    """A figure, card or tile drawn once, then only pasted: its picture and its outline as a mask. `shape` is
+    "disc" or "square" (a figure or toad `radius` px out), "card" (upright) or "tile" (as wide as its text)."""
+    half_w, half_h = radius, radius
+    if shape == "card":
+        half_w, half_h = radius - 5, radius
+    elif shape == "tile":
+        half_w, half_h = max(radius, int(font(size, True).getlength(text) / 2) + 4), radius - 4
+    box = (0, 0, 2 * half_w, 2 * half_h)
+    picture = Image.new("RGB", (2 * half_w + 1, 2 * half_h + 1), fill)
+    mask = Image.new("L", picture.size, 0)
+    shaped = ImageDraw.Draw(mask)
+    drawn = ImageDraw.Draw(picture)
+    edge = (20, 20, 20)
+    if shape == "disc":
+        shaped.ellipse(box, fill=255)
+        drawn.ellipse(box, fill=fill, outline=edge, width=2)
+    elif shape == "square":
+        shaped.rectangle(box, fill=255)
+        drawn.rectangle(box, fill=fill, outline=edge, width=2)
+    else:
+        corner = 4 if shape == "card" else 5
+        shaped.rounded_rectangle(box, radius=corner, fill=255)
+        drawn.rounded_rectangle(box, radius=corner, fill=fill, outline=TEXT if shape == "card" else fill)
+    paste_text(picture, (half_w, half_h + 1), text, size, ink, True, "mm")
+    return picture, mask
+
+
+def _paste_stamp(image: Image.Image, x: float, y: float, stamp: tuple[Image.Image, Image.Image]) -> None:
+    picture, mask = stamp
+    image.paste(picture, (round(x - picture.width // 2), round(y - picture.height // 2)), mask)
+
+
+def _token(
+    image: Image.Image, x: float, y: float, seat: int, toad: bool, radius: int = TOKEN_R, size: int = 22
+) -> None:
     """A character: a disc in the seat's colour with the seat's letter (a toad: a square)."""
     colour = SEAT_COLOURS[seat % len(SEAT_COLOURS)]
-    box = (x - TOKEN_R, y - TOKEN_R, x + TOKEN_R, y + TOKEN_R)
-    if toad:
-        draw.rectangle(box, fill=colour, outline=(20, 20, 20), width=2)
-    else:
-        draw.ellipse(box, fill=colour, outline=(20, 20, 20), width=2)
-    paste_text(image, (x, y + 1), SEAT_MARKS[seat], SMALL, readable_on(colour), True, "mm")
+    stamp = _stamp("square" if toad else "disc", SEAT_MARKS[seat], colour, readable_on(colour), radius, size)
+    _paste_stamp(image, x, y, stamp)
+
+
+def _link_ends(a: int, b: int) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Where the path between two facing spaces starts in each: the point halfway between their middles, moved
+    just inside each space."""
+    boxes = _cell(a), _cell(b)
+    mx = sum(left + right for left, _, right, _ in boxes) / 4
+    my = sum(top + bottom for _, top, _, bottom in boxes) / 4
+    start, end = (
+        (min(max(mx, left + 8), right - 8), min(max(my, top + 8), bottom - 8))
+        for left, top, right, bottom in boxes
+    )
+    return start, end
+
+
+def _square(draw: ImageDraw.ImageDraw, half: float, fill: tuple[int, int, int]) -> None:
+    draw.rectangle((CX - half, CY - half, CX + half - 1, CY + half - 1), fill=fill)
 
 
 @lru_cache(maxsize=4)
 def _empty_board(locale: str) -> Image.Image:
-    """The board with nothing on it, the same in every picture of one language: drawn once."""
+    """The board with nothing on it, the same in every picture of one language: drawn once. Spaces are filled
+    a pixel inside their rectangles, so the dark ground between them draws their edges."""
     image, draw = canvas(WIDTH, HEIGHT)
-    draw.ellipse((CX - 398, CY - 398, CX + 398, CY + 398), fill=RIVER)
-    for region, (outer, inner, first, n) in RINGS.items():
-        box = (CX - outer, CY - outer, CX + outer, CY + outer)
+    _square(draw, RINGS["outer"][0] + 4, RIVER)  # the river also rims the board
+    for region, (outer, inner, first, n, _) in RINGS.items():
+        _square(draw, outer, EDGE)
         for index in range(first, first + n):
-            a = _angle(index)
-            half = 180 / n
-            draw.pieslice(box, a - half, a + half, fill=REGION_FILL[region], outline=EDGE, width=2)
-        gap = inner - (10 if region != "inner" else 8)
-        draw.ellipse((CX - inner, CY - inner, CX + inner, CY + inner), fill=EDGE)
-        draw.ellipse((CX - gap, CY - gap, CX + gap, CY + gap), fill=RIVER if region == "outer" else EDGE)
+            left, top, right, bottom = _cell(index)
+            draw.rectangle((left + 1, top + 1, right - 2, bottom - 2), fill=REGION_FILL[region])
+        _square(draw, inner, RIVER if region == "outer" else EDGE)
+    _square(draw, CROWN_R, REGION_FILL["crown"])
     for a, b in ((SENTINEL, BRIDGE_HILLS), (PORTAL, PLAIN_OF_PERIL), (VALLEY, CROWN)):
-        draw.line((*_point(a, 0.0), *_point(b, 1.0 if b != CROWN else 0.0)), fill=GOLD, width=10)
-    draw.ellipse((CX - CROWN_R, CY - CROWN_R, CX + CROWN_R, CY + CROWN_R), fill=REGION_FILL["crown"])
+        start, end = _link_ends(a, b)
+        draw.line((*start, *end), fill=GOLD, width=10)
     for space in SPACES:
         index = space["index"]
-        lines = _space_title(_name(space, locale), _title_width(index))
-        x, y = _point(index, 0.72 if index != CROWN else 0.0)
-        y -= 11 * (len(lines) - 1) + (0 if index != CROWN else 0)
-        for i, line in enumerate(lines):
-            draw.text((x, y + 22 * i), line, font=font(SMALL, True), fill=TEXT, anchor="mm")
+        size, lines = _space_label(index, _name(space, locale))
+        left, top, right, _ = _cell(index)
+        y = top + NAME_TOP + (8 if index == CROWN else 0)  # the Crown's first pixels stay its colour
+        for line in lines:
+            paste_text(image, ((left + right) / 2, y), line, size, TEXT, True, "ma")
+            y += _line_height(size)
     return image
 
 
-def _draw_board(image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], locale: str) -> None:
-    """Figures, cards, gold and hexes on the spaces: a badge with the number of cards lying there, in the
-    colour of the first one's kind; gold and hexes as marked badges."""
+def _draw_board(image: Image.Image, view: dict[str, Any], locale: str) -> None:
+    """Onto the empty board: figures, cards, gold and hexes, in a row along the bottom of each space. Cards as
+    one card with their number, in the colour of the first one's kind; gold and hexes as marked tiles. A row
+    too long for its space closes up, then takes a second row above."""
     hexed = {h["space"] for h in view["hexes"]}
     by_space: dict[int, list[dict[str, Any]]] = {}
     for ch in view["chars"]:
         if ch and not ch["dead"]:
             by_space.setdefault(ch["space"], []).append(ch)
-    image.paste(_empty_board(locale))
     for space in SPACES:
         index = space["index"]
-        x, y = _point(index, 0.3 if index != CROWN else 0.0)
-        if index == CROWN:
-            y += 34
-        badges = []
+        items: list[tuple[str, Any]] = []
         cards = view["board"].get(str(index), [])
         if cards:
-            badges.append((str(len(cards)), _card_label(cards[0], locale)[1], CARD_INK))
+            items.append(("card", (str(len(cards)), _card_label(cards[0], locale)[1], CARD_INK)))
         gold = view["gold"].get(str(index))
         if gold:
-            badges.append((f"${gold}", GOLD, (40, 30, 0)))
+            items.append(("tile", (f"${gold}", GOLD, (40, 30, 0))))
         if index in hexed:
-            badges.append(("✶", (255, 120, 120), (40, 0, 0)))
-        tokens = by_space.get(index, [])
-        items = len(badges) + len(tokens)
-        left = x - (items * (2 * TOKEN_R + 3)) / 2 + TOKEN_R
-        for text, fill, ink in badges:  # cards as an upright card, gold and hexes as a wide tile
-            if ink is CARD_INK:
-                draw.rounded_rectangle(
-                    (left - 12, y - 16, left + 12, y + 16), radius=4, fill=fill, outline=TEXT
+            items.append(("tile", ("✶", (255, 120, 120), (40, 0, 0))))
+        items += [("char", ch) for ch in by_space.get(index, [])]
+        if not items:
+            continue
+        left, _, right, bottom = _cell(index)
+        room = right - left - 8
+        rows = [items] if len(items) <= 1 or (room - 2 * TOKEN_R) / (len(items) - 1) >= 22 else None
+        if rows is None:  # two rows, the second above the first
+            half = (len(items) + 1) // 2
+            rows = [items[:half], items[half:]]
+        y = bottom - TOKEN_R - 5
+        for row in rows:
+            step = min(2 * TOKEN_R + 3, (room - 2 * TOKEN_R) / max(len(row) - 1, 1))
+            x = (left + right) / 2 - step * (len(row) - 1) / 2
+            for kind, item in row:
+                if kind == "char":
+                    _token(image, x, y, item["seat"], bool(item["toad"]))
+                else:
+                    text, fill, ink = item
+                    _paste_stamp(image, x, y, _stamp(kind, text, fill, ink, TOKEN_R, 22))
+                x += step
+            y -= 2 * TOKEN_R + 4
+
+
+# --- the side panel: whose turn, the decks, and each character ----------------------------------------------
+
+SIDE_X = BOARD + 14
+TITLE = 30  # the turn and round
+LINE = PANEL_TEXT + 5  # a panel line: the letters reach 29 of these 33 px
+# (a character's first line, with its figure; each of its other lines; the margin inside its frame, above and
+# below): roomy, then as tight as the letters allow, for six players and long words
+SPACINGS = ((38, LINE, 4), (34, PANEL_TEXT + 4, 2))
+# (label, the view's field, colour) of each number a character has
+STATS = (
+    ("str", "strength", (240, 110, 90)),
+    ("craft", "craft", (120, 170, 250)),
+    ("life", "life", (110, 210, 130)),
+    ("fate", "fate", (220, 210, 130)),
+    ("gold", "gold", GOLD),
+)
+WARN = (240, 110, 90)
+ACCENT_LIGHT = (150, 160, 255)  # the accent as letters: plain ACCENT is too dark to read on the table
+
+# A chunk of a line: the mark drawn between it and the chunk before it on the same line ("" for a plain gap),
+# and its pieces of text (words, colour, bold), which stay together; lines break between chunks.
+Piece = tuple[str, tuple[int, int, int], bool]
+Chunk = tuple[str, tuple[Piece, ...]]
+Flowed = list[list[tuple[float, Chunk]]]
+ELLIPSIS: Chunk = ("", (("…", MUTED, True),))
+PIECE_GAP = 5  # between a label and its number: narrower than a space, so five numbers share a line
+
+
+@lru_cache(maxsize=2048)
+def _advance(text: str, bold: bool) -> float:
+    """How far a panel text reaches: remembered, as the same words come back picture after picture."""
+    return font(PANEL_TEXT, bold).getlength(text)
+
+
+def _width(pieces: tuple[Piece, ...]) -> float:
+    return sum(_advance(text, bold) for text, _, bold in pieces) + PIECE_GAP * (len(pieces) - 1)
+
+
+def _gap(chunk: Chunk) -> int:
+    return 28 if chunk[0] else 13
+
+
+def _flow(chunks: list[Chunk], width: int, most: int = 99) -> Flowed:
+    """Chunks laid out left to right in lines of at most `width` px: each line as (x, chunk). Beyond `most`
+    lines, the chunks left are dropped for an ellipsis."""
+    lines: Flowed = []
+    x = 0.0
+    for chunk in chunks:
+        w = _width(chunk[1])
+        if not lines or x + _gap(chunk) + w > width:
+            if len(lines) == most:
+                last = lines[-1]
+                while (
+                    last
+                    and last[-1][0] + _width(last[-1][1][1]) + _gap(ELLIPSIS) + _width(ELLIPSIS[1]) > width
+                ):
+                    last.pop()
+                last.append(
+                    (last[-1][0] + _width(last[-1][1][1]) + _gap(ELLIPSIS) if last else 0.0, ELLIPSIS)
                 )
-            else:
-                draw.rounded_rectangle((left - TOKEN_R, y - 12, left + TOKEN_R, y + 12), radius=5, fill=fill)
-            paste_text(image, (left, y + 1), text, SMALL, ink, True, "mm")
-            left += 2 * TOKEN_R + 3
-        for ch in tokens:
-            _token(image, draw, left, y, ch["seat"], bool(ch["toad"]))
-            left += 2 * TOKEN_R + 3
+                return lines
+            lines.append([])
+            x = 0.0
+        else:
+            x += _gap(chunk)
+        if w > width:  # a chunk wider than a whole line: its last piece cut short
+            *first, (text, colour, bold) = chunk[1]
+            cut = fitted(text, PANEL_TEXT, int(width - _width(tuple(first))), bold)
+            chunk, w = (chunk[0], (*first, (cut, colour, bold))), width
+        lines[-1].append((x, chunk))
+        x += w
+    return lines
+
+
+def _paste_flow(image: Image.Image, lines: Flowed, x: int, y: int, line_height: int = LINE) -> int:
+    """Draws flowed lines from (x, y); returns the y below them."""
+    for line in lines:
+        for i, (dx, (mark, pieces)) in enumerate(line):
+            if i and mark:
+                paste_text(image, (x + dx - _gap((mark, ())) / 2, y), mark, PANEL_TEXT, MUTED, False, "ma")
+            for text, colour, bold in pieces:
+                paste_text(image, (x + dx, y), text, PANEL_TEXT, colour, bold)
+                dx += _advance(text, bold) + PIECE_GAP
+        y += line_height
+    return y
+
+
+def _carried_lines(things: str, width: int, most: int) -> list[str]:
+    """What a character carries in at most `most` lines of `width` px, broken between words; the last line cut
+    with an ellipsis if it does not all fit."""
+    lines: list[str] = []
+    for word in things.split(" "):
+        if lines and _advance(f"{lines[-1]} {word}", False) <= width:
+            lines[-1] += f" {word}"
+        else:
+            lines.append(word)
+    if len(lines) > most:
+        lines = [*lines[: most - 1], " ".join(lines[most - 1 :])]
+    return [fitted(line, PANEL_TEXT, width) for line in lines]
+
+
+def _character_chunks(ch: dict[str, Any], labels: dict[str, Any], locale: str, counted: bool) -> list[Chunk]:
+    """A character's numbers, each in its own colour, then what stands out about it and how many Objects,
+    Followers and Spells it has (those it has any of; Objects and Followers only if `counted`, else they are
+    named on lines of their own)."""
+    chunks: list[Chunk] = []
+    for key, field, tint in STATS:
+        chunks.append(("", ((labels[key], tint, False), (str(ch[field]), tint, True))))
+    if ch["out"]:
+        chunks.append(("·", ((labels["out"], WARN, True),)))
+    elif ch["dead"]:
+        chunks.append(("·", ((labels["dead"], WARN, True),)))
+    if ch["toad"]:
+        chunks.append(("·", ((f"{_name(TOAD, locale)} {ch['toad']}", (110, 210, 130), True),)))
+    if ch["miss"]:
+        chunks.append(("·", ((labels["miss"], WARN, True),)))
+    chunks.append(("·", ((labels[ch["alignment"]], TEXT, False),)))
+    counts = labels["category"]
+    for key, n in (
+        ("objects", len(ch["items"]) if counted else 0),
+        ("followers", len(ch["followers"]) if counted else 0),
+        ("spells", ch["spells"]),
+    ):
+        if n:
+            chunks.append(("·", ((counts[key], MUTED, False), (str(n), TEXT, True))))
+    return chunks
 
 
 def _draw_side(
     image: Image.Image, draw: ImageDraw.ImageDraw, view: dict[str, Any], names: list[str], locale: str
 ) -> None:
-    """Turn, who acts, decks, then each character: name, character, strength, craft, life, fate, gold, and
-    what stands out (alignment, toad, dead, out, misses a turn, cards carried)."""
+    """Turn and round, who acts (or who won), the decks and Talismans left; then each character: player and
+    character, Strength, Craft, Life, Fate and gold, what stands out (dead, out, toad, misses a turn,
+    alignment) and how many Objects, Followers and Spells it has. Whoever acts has its Objects and Followers
+    named rather than counted; the others' are named too where there is room, in seat order."""
     labels = _labels(locale)
     x, right = SIDE_X, WIDTH - 12
     w = right - x
-    y = 12
-
-    def line(text: str, colour: tuple[int, int, int], size: int = SMALL, bold: bool = False) -> None:
-        nonlocal y
-        paste_text(image, (x, y), fitted(text, size, w, bold), size, colour, bold)
-        y += size + 8
+    inner = w - 8  # a character's lines, inside its frame
+    y = 8
 
     def seat_name(seat: int) -> str:
         return names[seat] if seat < len(names) else SEAT_MARKS[seat]
 
-    line(f"{labels['turn']} {view['turn']} · {labels['round']} {view['round']}", TEXT, 24, True)
+    title = f"{labels['turn']} {view['turn']} · {labels['round']} {view['round']}"
+    paste_text(image, (x, y), fitted(title, TITLE, w, True), TITLE, TEXT, True)
+    y += TITLE + 8
+    winners = view["result"]["winners"] if view["result"] else []
+    acting = set(view["to_act"])
     if view["result"]:
-        line(
-            f"{labels['winner']}: " + ", ".join(seat_name(s) for s in view["result"]["winners"]),
-            GOLD,
-            22,
-            True,
-        )
-    elif view["to_act"]:
-        line(f"{labels['to_act']}: " + ", ".join(seat_name(s) for s in view["to_act"]), ACCENT, 22, True)
-    decks = [
-        f"{labels['adventure']} {view['decks']['adventure']}",
-        f"{labels['spell_deck']} {view['decks']['spells']}",
+        who = f"{labels['winner']}: " + ", ".join(seat_name(s) for s in winners)
+        paste_text(image, (x, y), fitted(who, PANEL_TEXT, w, True), PANEL_TEXT, GOLD, True)
+        y += LINE
+    elif acting:
+        who = f"{labels['to_act']}: " + ", ".join(seat_name(s) for s in view["to_act"])
+        paste_text(image, (x, y), fitted(who, PANEL_TEXT, w, True), PANEL_TEXT, ACCENT_LIGHT, True)
+        y += LINE
+    table: list[Chunk] = [
+        ("·", ((f"{labels['adventure']} {view['decks']['adventure']}", MUTED, False),)),
+        ("·", ((f"{labels['spell_deck']} {view['decks']['spells']}", MUTED, False),)),
+        ("·", ((f"{labels['talismans']} {view['talismans']}", MUTED, False),)),
     ]
-    together = " · ".join(decks)
-    for text in [together] if font(SMALL).getlength(together) <= w else decks:  # a line each, not cut short
-        line(text, MUTED)
-    line(f"{labels['talismans']} {view['talismans']}", MUTED)
     if view["crown_reached"]:
-        line(labels["crown"], GOLD, SMALL, True)
+        table.append(("·", ((labels["crown"], GOLD, True),)))
     if view["blizzard"]:
-        line(labels["blizzard"], (180, 210, 255), SMALL, True)
+        table.append(("·", ((labels["blizzard"], (180, 210, 255), True),)))
+    y = _paste_flow(image, _flow(table, w), x, y) + 2
+
     chars = [ch for ch in view["chars"] if ch is not None]
-    room = (HEIGHT - 8 - y) // max(len(chars), 1)
-    for ch in chars:
-        top = y
-        acting = ch["seat"] in view["to_act"]
-        if acting:
-            box = (x - 6, top - 4, right + 4, top + min(room, 104) - 4)
-            draw.rounded_rectangle(box, radius=8, outline=ACCENT, width=3)
-        _token(image, draw, x + TOKEN_R, y + 12, ch["seat"], bool(ch["toad"]))
+    room = HEIGHT - 4 - y
+    carried = [[_card_label(card, locale)[0] for card in ch["items"] + ch["followers"]] for ch in chars]
+    named = [
+        labels["carries_what"].format(n=len(things), things=", ".join(things)) if things else ""
+        for things in carried
+    ]
+    wanted = [len(_carried_lines(text, inner, 99)) if text else 0 for text in named]
+    # Whoever acts has its belongings named (the line starts with how many), the others have them counted.
+    chunks = [
+        _character_chunks(ch, labels, locale, counted=not (ch["seat"] in acting and text))
+        for ch, text in zip(chars, named, strict=True)
+    ]
+    flows = [_flow(c, inner) for c in chunks]
+    lines = sum(len(f) for f in flows) + sum(
+        min(n, 1) for ch, n in zip(chars, wanted, strict=True) if ch["seat"] in acting
+    )
+    spacing = next(
+        (sp for sp in SPACINGS if len(chars) * (sp[0] + 2 * sp[2]) + sp[1] * lines <= room), SPACINGS[-1]
+    )
+    head_h, line_h, pad = spacing
+    # Every character gets its first line and its numbers; the lines left go, in this order, to the rest of
+    # the acting character's lines and the first naming what it carries, the others' second lines, the rest
+    # of the others, the rest of the acting character's belongings, the others' belongings.
+    shown = [1] * len(chars)
+    extra = [0] * len(chars)
+    spare = (room - len(chars) * (head_h + 2 * pad + line_h)) // line_h
+    first = [i for i, ch in enumerate(chars) if ch["seat"] in acting]
+    others = [i for i, ch in enumerate(chars) if ch["seat"] not in acting]
+    for group, granted, most in (
+        (first, shown, lambda i: len(flows[i])),
+        (first, extra, lambda i: min(wanted[i], 1)),
+        (others, shown, lambda i: min(len(flows[i]), 2)),
+        (others, shown, lambda i: len(flows[i])),
+        (first, extra, lambda i: wanted[i]),
+        (others, extra, lambda i: wanted[i]),
+    ):
+        for i in group:
+            more = max(0, min(most(i) - granted[i], spare))
+            granted[i] += more
+            spare -= more
+    flows = [f if len(f) <= n else _flow(c, inner, n) for f, c, n in zip(flows, chunks, shown, strict=True)]
+    left_over = room - sum(
+        head_h + 2 * pad + line_h * (len(f) + e) for f, e in zip(flows, extra, strict=True)
+    )
+    gap = max(0, min(16, left_over // max(len(chars) - 1, 1)))
+    for i, ch in enumerate(chars):
+        height = head_h + line_h * (len(flows[i]) + extra[i]) + 2 * pad
+        if ch["seat"] in acting or ch["seat"] in winners:
+            draw.rounded_rectangle(
+                (x - 8, y, right + 4, y + height - 1),
+                radius=10,
+                fill=PANEL,
+                outline=GOLD if ch["seat"] in winners else ACCENT,
+                width=3,
+            )
+        top = y + pad
+        _token(image, x + 17, top + head_h // 2 - 1, ch["seat"], bool(ch["toad"]), 17, PANEL_TEXT)
         head = f"{seat_name(ch['seat'])} · {_name(CHARACTERS[ch['id']], locale)}"
-        paste_text(
-            image, (x + 2 * TOKEN_R + 8, y + 1), fitted(head, 20, w - 2 * TOKEN_R - 12, True), 20, TEXT, True
-        )
-        y += 30
-        stats = [
-            (labels["str"], ch["strength"], (240, 110, 90)),
-            (labels["craft"], ch["craft"], (120, 170, 250)),
-            (labels["life"], ch["life"], (110, 210, 130)),
-            (labels["fate"], ch["fate"], (220, 210, 130)),
-            (labels["gold"], ch["gold"], GOLD),
-        ]
-        sx = x
-        for label, value, tint in stats:
-            text = f"{label} {value}"
-            width = font(SMALL).getlength(text)
-            if sx + width > right:
-                sx, y = x, y + SMALL + 6
-            paste_text(image, (sx, y), text, SMALL, tint)
-            sx += width + 12
-        y += SMALL + 6
-        status = [labels[ch["alignment"]]]
-        if ch["toad"]:
-            status.append(f"{_name(TOAD, locale)} {ch['toad']}")
-        if ch["out"]:
-            status.append(labels["out"])
-        elif ch["dead"]:
-            status.append(labels["dead"])
-        if ch["miss"]:
-            status.append(labels["miss"])
-        carried = [_card_label(card, locale)[0] for card in ch["items"] + ch["followers"]]
-        if carried:  # what it carries is public: the names, as far as the line goes
-            status.append(labels["carries_what"].format(n=len(carried), things=", ".join(carried)))
-        else:
-            status.append(labels["carries"].format(n=0))
-        paste_text(image, (x, y), fitted(" · ".join(status), SMALL, w), SMALL, MUTED)
-        y = max(y + SMALL + 12, top + min(room, 104))
+        ink = MUTED if ch["dead"] or ch["out"] else TEXT
+        paste_text(image, (x + 44, top + 1), fitted(head, PANEL_TEXT, w - 44, True), PANEL_TEXT, ink, True)
+        line_y = _paste_flow(image, flows[i], x + 2, top + head_h, line_h)
+        for line in _carried_lines(named[i], inner, extra[i]) if extra[i] else []:
+            paste_text(image, (x + 2, line_y), line, PANEL_TEXT, MUTED)
+            line_y += line_h
+        y += height + gap
 
 
 def render_table(view: View, names: list[str], locale: str) -> bytes:
-    image, draw = canvas(WIDTH, HEIGHT)
-    _draw_board(image, draw, view, locale)
+    image = _empty_board(locale).copy()
+    draw = ImageDraw.Draw(image)
+    _draw_board(image, view, locale)
     _draw_side(image, draw, view, names, locale)
     return to_png_flat(image)
 

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import copy
+
+import pytest
+from PIL import Image, ImageDraw
+
 from engines.rng import Rng
+from engines.talisman.data import SPACES
+from render.common import CHAT_WIDTH, font, font_sizes
 from render.talisman import render_private, render_table
 from tests.engines.talisman.helpers import talisman
+from tests.render.helpers import played
 
 PNG = b"\x89PNG\r\n\x1a\n"
 
@@ -84,3 +92,117 @@ def test_a_characters_line_names_what_it_carries(monkeypatch):
         first = drawn._card_label((ch["items"] + ch["followers"])[0], "en")[0]
         n = len(ch["items"]) + len(ch["followers"])
         assert any(f"carries {n}: {first[:3]}" in text for text in told), (first, told)
+
+
+def _seen(monkeypatch):
+    """Every text the renderer pastes, with where and how large."""
+    import render.talisman as drawn
+
+    told: list[tuple[tuple[float, float], str, int, str]] = []
+    paste = drawn.paste_text
+
+    def record(image, xy, text, size, fill, bold=False, anchor="la"):
+        told.append((xy, text, size, anchor))
+        paste(image, xy, text, size, fill, bold, anchor)
+
+    monkeypatch.setattr(drawn, "paste_text", record)
+    return told
+
+
+PANEL_CASES = [(players, moves) for players in (2, 4, 6) for moves in (0, 40, 3000)]
+
+
+@pytest.mark.parametrize(("players", "moves"), PANEL_CASES)
+def test_the_side_panel_reads_at_12_px_in_the_chat(players, moves):
+    """Whose turn it is and every character's numbers and belongings are what a player looks for on a phone:
+    the side panel's smallest letters are at least 12 px tall when the chat shows the picture 550 px wide
+    (its 18 px letters on an 1100 px picture were 9 px, too small for Hangul)."""
+    import render.talisman as drawn
+
+    _, _, views = played("talisman", players, seed=players * 7 + moves, moves=moves)
+    names = ["민지", "Sam", "지호", "Alexander", "하윤", "F"][:players]
+    for locale in ("ko", "en", "es"):
+        image = Image.new("RGB", (drawn.WIDTH, drawn.HEIGHT))
+        with font_sizes() as sizes:
+            drawn._draw_side(image, ImageDraw.Draw(image), views[-1], names, locale)
+        assert sizes
+        assert min(sizes) * CHAT_WIDTH / drawn.WIDTH >= 12, (locale, min(sizes), drawn.WIDTH)
+
+
+def test_space_names_are_as_large_as_their_spaces_allow(monkeypatch):
+    """No name under the chat's 9 px, and most spaces (short names) far above it: half of the spaces have
+    their names at least 12 px tall in the chat, where every one was 9 px before."""
+    import render.talisman as drawn
+
+    seen = _seen(monkeypatch)
+    text = ImageDraw.ImageDraw.text
+
+    def written(draw, xy, line, *rest, **kw):  # names written straight onto the board count as well
+        if draw.im.size == (drawn.WIDTH, drawn.HEIGHT):  # not the pasted letters' own small drawings
+            seen.append((xy, line, kw["font"].size, ""))
+        return text(draw, xy, line, *rest, **kw)
+
+    monkeypatch.setattr(ImageDraw.ImageDraw, "text", written)
+    for locale in ("ko", "en", "es"):
+        seen.clear()
+        with font_sizes() as asked:  # empties the cache of the drawn board too
+            drawn._empty_board(locale)
+        # a name's lines come one after the other, just below each other on the same middle
+        sizes = sorted(
+            size
+            for i, ((x, y), _, size, _) in enumerate(seen)
+            if i == 0
+            or not (seen[i - 1][0][0] == x and seen[i - 1][2] == size and 0 < y - seen[i - 1][0][1] < 40)
+        )
+        assert len(sizes) == len(SPACES), (locale, sizes)
+        assert min(asked) * CHAT_WIDTH / drawn.WIDTH >= 9, (locale, min(asked))
+        assert sizes[len(sizes) // 2] * CHAT_WIDTH / drawn.WIDTH >= 12, (locale, sizes)
+
+
+def _crowded(weather: bool = True):
+    """A six-player game far along, its first character (whose turn it is) a toad missing a turn with a full
+    pack; with `weather`, the Crown reached and a Blizzard too: the most the panel has to tell."""
+    _, _, views = played("talisman", 6, seed=21, moves=700)
+    view = copy.deepcopy(views[-1])
+    first = next(ch for ch in view["chars"] if ch is not None)
+    first.update(toad=3, miss=1, spells=4)
+    first["items"] = [{"uid": 900 + i, "card": card, "origin": "p"} for i, card in enumerate(PURCHASES)]
+    view["to_act"] = [first["seat"]]
+    view["blizzard"] = int(weather)
+    view["crown_reached"] = weather
+    return view
+
+
+PURCHASES = ["axe", "sword", "helmet", "shield", "armour", "raft", "mule", "water_bottle"]
+
+
+@pytest.mark.parametrize("locale", ["ko", "en", "es"])
+def test_nothing_in_the_side_panel_runs_off_the_picture(monkeypatch, locale):
+    """Six players with every detail to tell still fit: each text in the panel lies inside the picture."""
+    import render.talisman as drawn
+
+    told = _seen(monkeypatch)
+    names = ["김민지김민지김민지김민지", "Sam Longname-Smith", "지호", "Alexander the Great", "하윤", "F"]
+    render_table(_crowded(), names, locale)
+    panel = [seen for seen in told if seen[0][0] >= drawn.HEIGHT]  # right of the (square) board
+    assert panel
+    for (x, y), text, size, anchor in panel:
+        _, _, right, bottom = font(size, True).getbbox(text, anchor=anchor)
+        assert x + right <= drawn.WIDTH and y + bottom <= drawn.HEIGHT, (text, x, y, size)
+
+
+def test_whoever_acts_has_what_they_carry_named_even_in_a_crowd(monkeypatch):
+    """With six players there is no room to name everyone's belongings: the others' are counted ('Objects 2'),
+    and the one whose turn it is has them named."""
+    seen = _seen(monkeypatch)
+    view = _crowded(weather=False)
+    render_table(view, ["A", "B", "C", "D", "E", "F"], "en")
+    told = [text for _, text, _, _ in seen]
+    acting = view["chars"][view["to_act"][0]]
+    n = len(acting["items"]) + len(acting["followers"])
+    assert any(text.startswith(f"carries {n}: Axe, Sword") for text in told), told
+    others = [ch for ch in view["chars"] if ch and ch is not acting and ch["items"]]
+    assert others and told.count("Objects") == len(others)
+    assert all(
+        text.startswith(f"carries {n}:") for text in told if text.startswith("carries")
+    )  # no room left
