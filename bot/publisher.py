@@ -87,6 +87,10 @@ class Publisher:
         self.unsure: set[int] = set()
         # Games a chain of one player's moves is being committed to (see holding).
         self._held: set[int] = set()
+        # Each game's board message and its text without the closing "your move" line: what the board turns into
+        # once a newer one is up, so only the newest board says who must act. Kept in memory only; after a
+        # restart the board before it just loses its buttons.
+        self._settled: dict[int, tuple[int, str]] = {}
 
     # --- when it runs ---------------------------------------------------------------------------------------------
 
@@ -250,7 +254,7 @@ class Publisher:
         # on a board that was edited past it before anyone looked (a long stretch of built-in players' moves). A
         # demo's one board is watched as it goes: it tells the last few moves.
         since = None if demo else record.shown_version if new_message else record.board_from
-        content = await self.board_content(table, game, pinged, reacting, since)
+        content, settled = await self.board_content(table, game, pinged, reacting, since)
         png = await self.pictures.get(table.engine.name, None, table.view(None), table.names, locale)
         view = (
             board_view(table, locale, game.has_private, game.has_sheets)
@@ -267,6 +271,7 @@ class Publisher:
                     view=view,
                     allowed_mentions=mentions,
                 )
+                self._settled[table.id] = (old, settled)
                 return pinged
             except discord.NotFound:  # someone deleted the board: post it again
                 pass
@@ -284,10 +289,13 @@ class Publisher:
             raise Permanent("no_post_permission", f"{needed}, Attach Files") from None
         await self.service.set_messages(table.id, board_message_id=message.id, board_from=since)
         record.board_message_id, record.board_from = message.id, since
-        if (
-            old is not None and old != message.id
-        ):  # the previous board keeps its picture but loses its buttons
-            await _unless_gone(channel.get_partial_message(old).edit(view=None))
+        if old is not None and old != message.id:  # the previous board keeps its picture and happenings
+            before = self._settled.get(table.id)
+            text = {"content": before[1]} if before and before[0] == old else {}
+            await _unless_gone(channel.get_partial_message(old).edit(view=None, **text))
+        self._settled[table.id] = (message.id, settled)
+        if record.status in ENDED:  # never replaced
+            del self._settled[table.id]
         return pinged
 
     async def results_file(self, table: Table, locale: str) -> discord.File:
@@ -330,9 +338,9 @@ class Publisher:
 
     async def board_content(
         self, table: Table, game: Any, pinged: list[int], reacting: set[int], since: int | None = None
-    ) -> str:
+    ) -> tuple[str, str]:
         """The public happenings since version `since` (at least the last few moves), the host's notes, and who
-        must act now."""
+        must act now; and the same without who must act, for when a newer board is up."""
         record = table.record
         locale = record.locale
         public_view = table.view(None) if table.state is not None else {}
@@ -383,7 +391,7 @@ class Publisher:
         kept, left_out = _newest(happened, room, MOST_HAPPENINGS, noted)
         if left_out:
             kept.insert(0, f"• {i18n.t('game.earlier', locale, count=left_out)}")
-        return clip("\n".join([header, *kept, *ending, mark]))
+        return clip("\n".join([header, *kept, *ending, mark])), clip("\n".join([header, *kept, mark]))
 
     @staticmethod
     def _happenings(game: Any, table: Table, public_view: Any, events: list[Event]) -> list[str]:

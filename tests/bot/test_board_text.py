@@ -87,7 +87,7 @@ async def _board(
     service = Service(moves, movers)
     publisher = Publisher(client=None, service=service, private=None, pictures=None)  # type: ignore[arg-type]
     publisher.note_text = lambda table, note: f"note {note['v']}"  # type: ignore[method-assign]
-    text = await publisher.board_content(_table(version, acting, notes), Game(), [100], set(), since)
+    text, _ = await publisher.board_content(_table(version, acting, notes), Game(), [100], set(), since)
     return text, service.asked
 
 

@@ -86,3 +86,22 @@ async def test_a_dm_channel_discord_no_longer_knows_is_opened_again(tmp_path):
         await play_moves(h, game_id, 20)
         assert len(h.sb.dms(alice)) > before  # told of her next turn all the same
         assert h.sb.calls[OPEN_DM] == opened + 1
+
+
+async def test_only_the_newest_board_says_who_must_act_and_has_buttons(tmp_path):
+    """A board a newer one replaced keeps its picture and happenings, and loses its buttons and its "your move"
+    line: scrolling up, nobody is told to act on an old board."""
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("druids")
+        await play_moves(h, game_id, 12)
+        await h.idle()
+        table = await h.table(game_id)
+        boards = [m for m in h.sb.messages(h.thread(table)) if f"#{game_id}·v" in m.content]
+        assert len(boards) >= 3, [m.content for m in boards]  # several turns, each on a new board
+        waiting = "your move in"
+        *older, newest = boards
+        assert newest.id == str(table.record.board_message_id)
+        assert waiting in newest.content and newest.buttons()
+        for board in older:
+            assert waiting not in board.content and not board.buttons(), board.content
+            assert board.attachments and "•" in board.content  # its picture and what happened stay
