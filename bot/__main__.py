@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import gc
 import logging
 
 from bot.app import build
@@ -25,6 +26,15 @@ def fewer_malloc_arenas() -> None:
         ctypes.CDLL(None).mallopt(M_ARENA_MAX, 2)
 
 
+def freeze_what_lives_forever() -> None:
+    """Everything made while starting (modules, game data, strings: some 100,000 objects) lives as long as the
+    process: frozen, Python's full collections of cyclic garbage no longer walk it. Under the load bench a full
+    collection paused the event loop for 150–230 ms every few seconds; frozen, the acknowledgement p99 fell by
+    about a fifth. (Collecting the youngest generation ten times less often as well gained nothing more and kept
+    20 MB more.)"""
+    gc.freeze()
+
+
 async def main() -> None:
     settings = Settings()
     logging.basicConfig(level=settings.log_level, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -35,7 +45,9 @@ async def main() -> None:
         return
     bot = await build(settings)
     async with bot:
-        await bot.start(settings.discord_token)
+        await bot.login(settings.discord_token)  # its setup: commands, cogs, what to recover
+        freeze_what_lives_forever()
+        await bot.connect()
 
 
 if __name__ == "__main__":
