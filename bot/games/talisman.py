@@ -17,6 +17,7 @@ from engines.talisman.data import (
     ADVENTURE,
     CHARACTERS,
     COMMAND,
+    PORTAL,
     PURCHASE,
     SENTINEL,
     SPACES,
@@ -148,6 +149,11 @@ class TalismanPresenter(GamePresenter):
             dice = (view.get("prompt") or {}).get("dice") or []
             shown = dice[value] if isinstance(value, int) and value < len(dice) else "?"
             return self.t("die", locale, number=value + 1, value=shown)
+        if (
+            key == "stat" and (view.get("prompt") or {}).get("kind") == "portal"
+        ):  # the stat the dice must beat
+            me = view["chars"][view["prompt"]["seat"]]
+            return self.t("stat_at", locale, stat=self.t(f"stat.{value}", locale), value=me[value])
         if key in ("stat", "mode", "option", "region", "who"):
             return self.t(f"{key}.{value}", locale)
         return self.t("something", locale)
@@ -177,6 +183,21 @@ class TalismanPresenter(GamePresenter):
                 price = offer["prices"].get(item) if item is not None else offer.get("price")
                 return label if price is None else self.t("priced", locale, offer=label, gold=price)
         return label
+
+    def choice_facts(
+        self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
+    ) -> list[str]:
+        """At the Portal of Power: how the roll against the chosen stat goes, and what failing it costs."""
+        prompt = view.get("prompt") or {}
+        if prompt.get("kind") != "portal":
+            return []
+        me = view["chars"][prompt["seat"]]
+        dice = SPACES[PORTAL]["portal"]["dice"]
+        helpers = [
+            ADVENTURE.get(card["card"], {}).get("passive", {}) for card in me["followers"] + me["items"]
+        ]
+        craft_dice = min([dice, *(p["portal_craft_dice"] for p in helpers if "portal_craft_dice" in p)])
+        return [self.t("portal_fact", locale, strength_dice=dice, craft_dice=craft_dice)]
 
     def lone_choice_facts(self, action: Action, view: View, locale: str) -> list[str]:
         # Everyone holding Spells is asked at each chance to cast one, so that asking tells nobody whose Spells

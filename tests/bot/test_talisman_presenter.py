@@ -554,3 +554,37 @@ async def test_the_picker_shows_why_its_one_button_does_nothing_in_a_chance_to_c
         text, view = await Picker(Host()).message(table, seat, [], locale, [])  # type: ignore[arg-type]
         assert GAME.lone_choice_facts({"type": "decline"}, table.view(seat), locale)[0] in text
         assert len(view.children) == 1  # type: ignore[union-attr]
+
+
+def _at_the_portal(followers: list[str]):
+    """A new game whose first character stands at the Portal of Power, asked which stat to open it with."""
+    from engines.talisman import rules
+    from engines.talisman.data import PORTAL
+
+    state = ENGINE.new_game(2, ENGINE.validate_options({}), 4)
+    while state["phase"] == "setup":
+        seat = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, seat, ENGINE.legal_actions(state, seat)[0])
+    seat = state["seat"]
+    ch = state["chars"][seat]
+    ch["space"] = PORTAL
+    ch["fol"] = [{"u": 900 + i, "c": card, "o": "a"} for i, card in enumerate(followers)]
+    rules.ask(state, seat, "portal")
+    return state, seat, ENGINE.view(state, seat)
+
+
+@pytest.mark.parametrize("followers", [[], ["gnome"]])
+def test_the_portal_shows_the_stats_the_dice_must_beat_and_what_failing_costs(followers):
+    state, seat, view = _at_the_portal(followers)
+    actions = ENGINE.legal_actions(state, seat)
+    assert {a["type"] for a in actions} == {"open_portal"}
+    me = view["chars"][seat]
+    labels = [GAME.part_label("stat", a["stat"], a, view, "en") for a in actions]
+    assert labels == [f"Strength {me['strength']}", f"Craft {me['craft']}"]
+    (fact,) = GAME.choice_facts("stat", [a["stat"] for a in actions], {}, view, "en")
+    craft_dice = 1 if followers else 2  # the Gnome opens it on one die with Craft (its card's passive)
+    assert f"(2 for Strength, {craft_dice} for Craft)" in fact and "lose 1 of that stat" in fact
+    # the same number of dice the engine then rolls
+    after, events = ENGINE.apply(state, seat, {"type": "open_portal", "stat": "craft"})
+    rolled = next(e for e in events if e["type"] == "DiceRolled")
+    assert len(rolled["dice"]) == craft_dice

@@ -180,7 +180,7 @@ def test_talisman_battle_is_one_line_up_to_who_won():
     ]
     told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(events)]
     assert told == [
-        "Ana rolls 2 for battle. The Wolf rolls 5. Ana spends fate: now 6 for battle. Battle: Ana 10, Wolf 9. "
+        "Ana rolls 2 for battle. The Wolf rolls 5. Ana spends a Fate point to reroll for battle: 6. Battle: Ana 10, Wolf 9. "
         "Ana defeats the Wolf.",
         "Ana defeats the Wolf.",  # the line ends with who won
     ]
