@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections import OrderedDict
 from collections.abc import Iterator, Set
 from contextlib import contextmanager
 from datetime import timedelta
@@ -56,6 +57,7 @@ HANDLER_GRACE = timedelta(seconds=5)
 # Publishing is the work no one waits on directly, so it takes turns: past capacity, the event loop goes to answering
 # interactions first, and boards coalesce to each game's newest version while they wait (tuned by the load bench).
 PUBLISHING_AT_ONCE = 8
+SETTLED_KEPT = 2_000  # boards whose text is kept for settling them (at most about 4 kB each)
 SHOW_WITHIN = 30  # seconds; a Discord call hung longer gives its turn up and is retried like any failure
 TRANSIENT = (discord.DiscordServerError, asyncio.TimeoutError, aiohttp.ClientError)
 
@@ -89,8 +91,8 @@ class Publisher:
         self._held: set[int] = set()
         # Each game's board message and its text without the closing "your move" line: what the board turns into
         # once a newer one is up, so only the newest board says who must act. Kept in memory only; after a
-        # restart the board before it just loses its buttons.
-        self._settled: dict[int, tuple[int, str]] = {}
+        # restart (or for a game shown less lately than SETTLED_KEPT others) the old board just loses its buttons.
+        self._settled: OrderedDict[int, tuple[int, str]] = OrderedDict()
 
     # --- when it runs ---------------------------------------------------------------------------------------------
 
@@ -271,7 +273,7 @@ class Publisher:
                     view=view,
                     allowed_mentions=mentions,
                 )
-                self._settled[table.id] = (old, settled)
+                self._settle_later(table.id, old, settled)
                 return pinged
             except discord.NotFound:  # someone deleted the board: post it again
                 pass
@@ -293,10 +295,17 @@ class Publisher:
             before = self._settled.get(table.id)
             text = {"content": before[1]} if before and before[0] == old else {}
             await _unless_gone(channel.get_partial_message(old).edit(view=None, **text))
-        self._settled[table.id] = (message.id, settled)
         if record.status in ENDED:  # never replaced
-            del self._settled[table.id]
+            self._settled.pop(table.id, None)
+        else:
+            self._settle_later(table.id, message.id, settled)
         return pinged
+
+    def _settle_later(self, game_id: int, message_id: int, text: str) -> None:
+        self._settled[game_id] = (message_id, text)
+        self._settled.move_to_end(game_id)
+        if len(self._settled) > SETTLED_KEPT:
+            self._settled.popitem(last=False)
 
     async def results_file(self, table: Table, locale: str) -> discord.File:
         assert table.state is not None
