@@ -73,7 +73,10 @@ async def test_built_in_players_are_waited_for_without_a_window_or_a_your_move(t
             answers.append((await h.play_through_chooser(alice, game_id, action)).text)
 
         table = await h.table(game_id)
-        boards = [m.text for m in h.sb.messages(h.thread(table)) if m.audience.kind == "public"]
+        posted = [m for m in h.sb.messages(h.thread(table)) if m.audience.kind == "public"]
+        # each board as it read while it was the newest: a newer board's arrival edits its waiting line away
+        boards = [m.history[-1]["content"] for m in posted[:-1]] + [posted[-1].text]
+        assert not any(m.content.splitlines()[-2].startswith("Waiting") for m in posted[:-1])
         waits = [board.splitlines()[-2] for board in boards]  # the line before the version mark
         assert waits[0] == "Waiting for Bot 1 to react."  # no window: a built-in player answers at once
         assert "Waiting for Bot 1." in waits  # a board edited last during the bot's turn
