@@ -72,7 +72,7 @@ class Permanent(Exception):
 
 
 def clip(text: str) -> str:
-    return text if len(text) <= MAX_CONTENT else text[: MAX_CONTENT - 1] + "…"
+    return i18n.clip(text, MAX_CONTENT)
 
 
 class Publisher:

@@ -101,6 +101,7 @@ CARD_INK = (250, 250, 250)
 SPACE_PAD = 2  # letters of a space's name keep this far from its sides
 NAME_TOP = 3  # and this far below its top
 TOKEN_BAND = 2 * TOKEN_R + 6  # the strip at the bottom of a space where figures and cards stand
+ROW_STEP = 2 * TOKEN_R + 4  # from one row of figures to the one above it, in a crowded space
 
 
 def _ring_of(index: int) -> str:
@@ -133,10 +134,11 @@ def _cell(index: int) -> tuple[int, int, int, int]:
     return round(CX + min(xs)), round(CY + min(ys)), round(CX + max(xs)), round(CY + max(ys))
 
 
-def _point(index: int, share: float) -> tuple[float, float]:
-    """A point across the middle of a space, `share` of the way up from its bottom edge to its top edge."""
-    left, top, right, bottom = _cell(index)
-    return (left + right) / 2, bottom - (bottom - top) * share
+def _figures_at(index: int) -> tuple[float, float]:
+    """The middle of a space's first row of figures, cards and tiles, along its bottom (a second row goes above
+    it, ROW_STEP higher)."""
+    left, _, right, bottom = _cell(index)
+    return (left + right) / 2, bottom - TOKEN_R - 5
 
 
 @lru_cache(maxsize=512)
@@ -300,13 +302,13 @@ def _draw_board(image: Image.Image, view: dict[str, Any], locale: str) -> None:
         items += [("char", ch) for ch in by_space.get(index, [])]
         if not items:
             continue
-        left, _, right, bottom = _cell(index)
+        left, _, right, _ = _cell(index)
         room = right - left - 8
         rows = [items] if len(items) <= 1 or (room - 2 * TOKEN_R) / (len(items) - 1) >= 22 else None
         if rows is None:  # two rows, the second above the first
             half = (len(items) + 1) // 2
             rows = [items[:half], items[half:]]
-        y = bottom - TOKEN_R - 5
+        _, y = _figures_at(index)
         for row in rows:
             step = min(2 * TOKEN_R + 3, (room - 2 * TOKEN_R) / max(len(row) - 1, 1))
             x = (left + right) / 2 - step * (len(row) - 1) / 2
@@ -317,7 +319,7 @@ def _draw_board(image: Image.Image, view: dict[str, Any], locale: str) -> None:
                     text, fill, ink = item
                     _paste_stamp(image, x, y, _stamp(kind, text, fill, ink, TOKEN_R, 22))
                 x += step
-            y -= 2 * TOKEN_R + 4
+            y -= ROW_STEP
 
 
 # --- the side panel: whose turn, the decks, and each character ----------------------------------------------

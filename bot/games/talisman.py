@@ -17,7 +17,6 @@ from engines.talisman.data import (
     ADVENTURE,
     CHARACTERS,
     COMMAND,
-    PORTAL,
     PURCHASE,
     SENTINEL,
     SPACES,
@@ -149,9 +148,8 @@ class TalismanPresenter(GamePresenter):
             dice = (view.get("prompt") or {}).get("dice") or []
             shown = dice[value] if isinstance(value, int) and value < len(dice) else "?"
             return self.t("die", locale, number=value + 1, value=shown)
-        if (
-            key == "stat" and (view.get("prompt") or {}).get("kind") == "portal"
-        ):  # the stat the dice must beat
+        # at the Portal, each stat with the value the dice must not exceed
+        if key == "stat" and (view.get("prompt") or {}).get("kind") == "portal":
             me = view["chars"][view["prompt"]["seat"]]
             return self.t("stat_at", locale, stat=self.t(f"stat.{value}", locale), value=me[value])
         if key in ("stat", "mode", "option", "region", "who"):
@@ -191,13 +189,8 @@ class TalismanPresenter(GamePresenter):
         prompt = view.get("prompt") or {}
         if prompt.get("kind") != "portal":
             return []
-        me = view["chars"][prompt["seat"]]
-        dice = SPACES[PORTAL]["portal"]["dice"]
-        helpers = [
-            ADVENTURE.get(card["card"], {}).get("passive", {}) for card in me["followers"] + me["items"]
-        ]
-        craft_dice = min([dice, *(p["portal_craft_dice"] for p in helpers if "portal_craft_dice" in p)])
-        return [self.t("portal_fact", locale, strength_dice=dice, craft_dice=craft_dice)]
+        dice = prompt["stat_dice"]
+        return [self.t("portal_fact", locale, strength_dice=dice["strength"], craft_dice=dice["craft"])]
 
     def lone_choice_facts(self, action: Action, view: View, locale: str) -> list[str]:
         # Everyone holding Spells is asked at each chance to cast one, so that asking tells nobody whose Spells

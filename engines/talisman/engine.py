@@ -253,6 +253,11 @@ class Talisman(Engine):
             prompt.update({key: clone(p[key]) for key in PUBLIC_PROMPT_KEYS if key in p})
             if p["k"] == "spell_target":  # a cast is public: everyone sees what is being cast
                 prompt["spell"] = p["cast"]["spell"]
+            if p["k"] == "portal":  # the dice each stat would roll against it
+                ch = state["chars"][p["seat"]]
+                prompt["stat_dice"] = {
+                    stat: rules.portal_dice(state, ch, stat) for stat in ("strength", "craft")
+                }
             if p["k"] == "combat":
                 foe = p["c"]["foe"]
                 prompt["foe"] = {k: foe[k] for k in ("name", "strength", "craft", "subtype") if k in foe}

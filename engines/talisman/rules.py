@@ -1428,13 +1428,17 @@ def p_portal(state: State, p: Prompt) -> list[Action]:
     return [{"type": "open_portal", "stat": k} for k in SEAT_KINDS]
 
 
+def portal_dice(state: State, ch: Char, stat: str) -> int:
+    """How many dice opening the Portal with `stat` rolls (fewer with Craft for a follower such as the Gnome)."""
+    gnome = has_passive(state, ch, "portal_craft_dice")
+    if stat == "craft" and gnome:
+        return passive(gnome)["portal_craft_dice"]
+    return SPACES[PORTAL]["portal"]["dice"]
+
+
 @prompt("portal!")
 def a_portal(state: State, p: Prompt, action: Action, events: list[Event]) -> None:
-    ch = state["chars"][p["seat"]]
-    dice = SPACES[PORTAL]["portal"]["dice"]
-    gnome = has_passive(state, ch, "portal_craft_dice")
-    if action["stat"] == "craft" and gnome:
-        dice = passive(gnome)["portal_craft_dice"]
+    dice = portal_dice(state, state["chars"][p["seat"]], action["stat"])
     roll_for(state, p["seat"], dice, {"t": "portal_roll", "stat": action["stat"]}, "portal", events)
 
 

@@ -75,8 +75,8 @@ def test_talisman_figures_stand_on_their_spaces():
     for ch in view["chars"]:
         if ch is None or ch["dead"]:
             continue
-        x, y = talisman._point(ch["space"], 0.3)
-        box = (int(x) - 110, int(y) - 20, int(x) + 110, int(y) + 20)
+        x, y = talisman._figures_at(ch["space"])  # its first row of figures, or the one above
+        box = (int(x) - 110, int(y - talisman.ROW_STEP) - 6, int(x) + 110, int(y) + 6)
         assert has_colour(image, box, SEAT_COLOURS[ch["seat"]]), ch["seat"]
     crown = image.getpixel((talisman.CX, talisman.CY - talisman.CROWN_R + 6))
     assert all(abs(a - b) <= 12 for a, b in zip(crown, talisman.REGION_FILL["crown"], strict=True))
