@@ -26,13 +26,14 @@ from bot.games import presenter
 from bot.lobby import Lobby, Refusal, lobby_text
 from bot.picker import Picker
 from bot.private import PrivateMessages
-from bot.publisher import Publisher, clip
+from bot.publisher import MAX_CONTENT, Publisher, clip
 from bot.service import ACTIVE, FINISHED, LOBBY, GameService, ServiceError, Table
 from bot.ui import png_file, undo_view
 from engines.base import IllegalAction, visible_to
 
 log = logging.getLogger(__name__)
 
+LOG_LINE_MAX = 600  # one move's line in /game log, so one long reveal cannot crowd out the others
 BOT_MOVES_AT_ONCE = 200  # built-in moves in a row before the clock takes over (a bots-only stretch yields)
 
 
@@ -361,7 +362,8 @@ class GameHost:
         """The recent moves in words, as `viewer` may see them."""
         game = presenter(table.engine.name)
         view_data = table.view(viewer) if table.state is not None else {}
-        lines = [f"**{i18n.t('log.title', locale, game=game.title(locale), id=table.id)}**"]
+        title = f"**{i18n.t('log.title', locale, game=game.title(locale), id=table.id)}**"
+        lines: list[str] = []
         for move in await self.service.moves(table.id, limit=limit):
             seen = [e for e in move.events if visible_to(e, viewer)]
             texts = [game.event_text(e, table.names, view_data, locale) for e in game.condensed(seen)]
@@ -372,10 +374,14 @@ class GameHost:
                 # A built-in player's move in a person's seat (a missed deadline); in its own seat it says nothing.
                 for_them = move.user_id == 0 and table.user_at(move.seat) is not None
                 by_host = f" {i18n.t('log.host_moved', locale)}" if for_them else ""
-                lines.append(f"`{move.version}` " + " ".join(texts) + by_host)
-        if len(lines) == 1:
+                told = i18n.clip(" ".join(texts), LOG_LINE_MAX - len(by_host))
+                lines.append(f"`{move.version}` {told}{by_host}")
+        if not lines:
             lines.append(i18n.t("log.empty", locale))
-        return clip("\n".join(lines))
+        # The newest moves matter most: when the message would run over, the oldest lines give way, whole.
+        while len(lines) > 1 and len(title) + sum(len(line) + 1 for line in lines) > MAX_CONTENT:
+            lines.pop(0)
+        return clip("\n".join([title, *lines]))
 
     async def export(self, table: Table, locale: str) -> tuple[str, bytes]:
         """A finished game's full record, with each move's stored state; the moves are replayed from the seed
