@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -45,6 +46,8 @@ class Harness:
     _task: asyncio.Task | None = None
     restarts: int = field(default=0)
     clock: TestClock = field(default_factory=lambda: TestClock())
+    # Games are dealt from a fixed sequence of seeds, so a failure here is the same failure on every run.
+    seeds: itertools.count = field(default_factory=lambda: itertools.count(20261128))
 
     def settings(self) -> Settings:
         return Settings(
@@ -63,6 +66,7 @@ class Harness:
         self._task = asyncio.create_task(bot.connect(reconnect=True))
         await asyncio.wait_for(bot.wait_until_ready(), 10)
         await self.sb.wait_for_commands("play", "rules")
+        bot.host.service.new_seed = self.seeds.__next__
         self.bot = bot
         return bot
 
