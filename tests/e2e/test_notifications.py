@@ -105,3 +105,23 @@ async def test_only_the_newest_board_says_who_must_act_and_has_buttons(tmp_path)
         for board in older:
             assert waiting not in board.content and not board.buttons(), board.content
             assert board.attachments and "•" in board.content  # its picture and what happened stay
+
+
+async def test_only_the_newest_dm_says_your_move_and_has_a_button(tmp_path):
+    """Each turn's "your move" DM replaces the one before it: the older one keeps what it showed and loses its
+    button and its "your move", so a player scrolling their DMs is never sent into a turn that is gone."""
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("roll_player")
+        await play_moves(h, game_id, 30)
+        await h.idle()
+        table = await h.table(game_id)
+        for name in ("alice", "bob"):
+            user = h.users[name]
+            told = [m for m in h.sb.dms(user) if f"#{game_id}" in m.content]
+            assert len(told) >= 3, [m.content for m in told]  # several turns, each with a new DM
+            *older, newest = told
+            assert str(newest.id) == str(table.seat_row(table.seat_of(int(user.id))).dm_message_id)
+            for message in older:
+                assert not message.buttons(), message.content
+                assert "Your move" not in message.content and "차례가 되었습니다" not in message.content
+            assert ("earlier message" in older[0].content) or ("지난 메시지" in older[0].content)
