@@ -51,6 +51,7 @@ def _content(lines: list[str]) -> str:
 ANSWER_AT_ONCE_WITHIN = 0.1  # seconds
 
 MOVES_NAMED = 5  # the moves named when typed words fit several, or only part of one
+PLAYED_FROM_KEPT = 2_000  # pickers remembered as played from, for telling a double click from a new one
 OFFERS_KEPT = 50_000  # picker offers kept in all: a Druids turn offers up to some 1,500 of ~0.6 kB
 
 
@@ -81,6 +82,9 @@ class Picker:
         # was worked out from.
         self._offers: OrderedDict[tuple[int, int], _Offers] = OrderedDict()
         self._offers_size = 0
+        # Pickers a click played a move from, with the text that click saw. A second click on the same text (a
+        # double click, sent before the first one's answer replaced it) plays nothing and leaves that answer be.
+        self._played_from: OrderedDict[int, str] = OrderedDict()
 
     async def offered(self, table: Table, seat: int, actions: list[Any]) -> _Offers:
         """`offered`, worked out once per game state and seat; whole turns by a worker process, so the event
@@ -272,14 +276,26 @@ class Picker:
     async def play(self, interaction: discord.Interaction, table: Table, step: Chosen, locale: str) -> None:
         """Play the chosen action, answer the mover, then publish. An interaction not yet acknowledged is answered
         in its acknowledgement if the answer is ready within `ANSWER_AT_ONCE_WITHIN`, and acknowledged then
-        otherwise; the move goes on either way."""
+        otherwise; the move goes on either way. A repeat click on a picker already played from does nothing."""
+        picker = interaction.message if interaction.message and interaction.message.flags.ephemeral else None
+        if picker is not None:
+            if self._played_from.get(picker.id) == picker.content:
+                if not interaction.response.is_done():
+                    await _acknowledge(interaction)
+                return
+            self._played_from[picker.id] = picker.content
+            while len(self._played_from) > PLAYED_FROM_KEPT:
+                self._played_from.popitem(last=False)
         answering = asyncio.ensure_future(self._play(table, interaction.user.id, step, locale))
         if not interaction.response.is_done():
             await asyncio.wait({answering}, timeout=ANSWER_AT_ONCE_WITHIN)
             if not answering.done():
                 await _acknowledge(interaction)
         edit, committed = await answering
-        await _answer(interaction, edit, table.id)
+        if not await _answer(interaction, edit, table.id) and picker is not None:
+            self._played_from.pop(
+                picker.id, None
+            )  # the picker still shows its choices: a click may try again
         if committed:
             await self.host.after_commit(table.id)
 
@@ -417,15 +433,17 @@ async def _acknowledge(interaction: discord.Interaction) -> None:
         log.info("could not acknowledge a move: %s", error)
 
 
-async def _answer(interaction: discord.Interaction, edit: dict[str, Any], game_id: int) -> None:
-    """The mover's picker after their move: in the acknowledgement, or as an edit after it."""
+async def _answer(interaction: discord.Interaction, edit: dict[str, Any], game_id: int) -> bool:
+    """The mover's picker after their move: in the acknowledgement, or as an edit after it. Whether it went."""
     try:
         if interaction.response.is_done():
             await interaction.edit_original_response(**edit)
         else:
             await interaction.response.edit_message(**edit)
+        return True
     except discord.HTTPException as error:  # the mover's own message failed; the table still follows
         log.info("could not answer the mover of game %s: %s", game_id, error)
+        return False
 
 
 class _Labels:

@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import pytest
 
+from bot.chooser import path_to
+from bot.picker import offered
+from bot.service import choices
 from tests.e2e.harness import Harness, harness
 
 pytestmark = pytest.mark.e2e
@@ -81,3 +84,25 @@ async def test_a_hard_built_in_player_from_the_lobby_thinks_off_the_event_loop(t
         moves = await h.service.moves(game_id)
         assert any(m.seat == 1 for m in moves)  # the hard bot moved (its search ran in a worker process)
         assert table.to_act() == [0] or table.status != "active"
+
+
+async def test_a_double_click_plays_once_and_leaves_its_answer_in_place(tmp_path):
+    """Two quick clicks on the same picker button, the second sent before the first one's answer replaced the
+    picker: one move is played, and the mover keeps reading what it did, not an "out of date" notice."""
+    async with harness(tmp_path) as h:
+        bob = h.users["bob"]
+        game_id = await h.start_game("talisman", seed=0)  # Bob may cast a Spell before Alice's first turn
+        table = await h.table(game_id)
+        assert table.engine.reaction_seats(table.state) == [1]
+        picker = (await h.click(bob, h.board_message(table), f"table:turn:{game_id}")).message
+        actions = offered(table, 1, choices(table, 1))
+        button = f"mv:{game_id}:{table.choice_token(1)}:{'.'.join(map(str, path_to(actions, {'type': 'decline'})))}"
+        first = await h.sb.click(bob, picker, button, wait=False)
+        second = await h.sb.click(bob, picker, button, wait=False)
+        await first.wait(5)
+        await h.idle()
+        assert second.callback_type == 6  # acknowledged, changing nothing
+        assert (await h.table(game_id)).version == table.version + 1
+        assert picker.text.startswith("완료: ") and "오래된 버튼" not in picker.text, (
+            picker.text
+        )  # Bob reads Korean
