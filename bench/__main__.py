@@ -14,6 +14,7 @@ from bench import (
     hotpath_bench,
     notify_bench,
     render_bench,
+    rules_bench,
     storage_bench,
     strength_bench,
 )
@@ -29,6 +30,7 @@ def main() -> None:
     storage_bench.run(count=60 if quick else 400)
     clock_bench.run(games=1_000 if quick else clock_bench.GAMES)
     notify_bench.run(moves=60 if quick else 300)
+    rules_bench.run()
     hotpath_bench.run(interactions=300 if quick else 1_200)
     if quick:
         strength_bench.run(games=2, budget=40, round_cap=60)

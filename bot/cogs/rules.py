@@ -28,7 +28,7 @@ class RulesCog(commands.Cog):
     ) -> None:
         locale = i18n.norm(str(interaction.locale))
         text = rules.answer(game.value, topic, locale)
-        await interaction.response.send_message(text[:2000], ephemeral=not public)
+        await interaction.response.send_message(i18n.clip(text, 2000), ephemeral=not public)
 
     @rules_command.autocomplete("topic")
     async def _topic_autocomplete(self, interaction: discord.Interaction, current: str):
