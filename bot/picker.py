@@ -270,8 +270,17 @@ class Picker:
     async def _restart(
         self, interaction: discord.Interaction, table: Table, seat: int, locale: str, note: str
     ) -> None:
-        content, view = await self.message(table, seat, [], locale, [note])
-        await interaction.edit_original_response(content=content, view=view)
+        await interaction.edit_original_response(**await self._fresh(table, seat, locale, [note]))
+
+    async def _fresh(self, table: Table, seat: int, locale: str, notes: list[str]) -> dict[str, Any]:
+        """The seat's picker from its first step, after `notes`, with its private picture as it is now: a picker
+        answered after the game moved on must not keep the picture of the moment it was opened."""
+        content, view = await self.message(table, seat, [], locale, notes)
+        edit: dict[str, Any] = {"content": content, "view": view}
+        png = await self.host.private.private_png(table, seat, locale) if table.status == ACTIVE else None
+        if png is not None:
+            edit["attachments"] = [png_file(png, "private.png")]
+        return edit
 
     async def play(self, interaction: discord.Interaction, table: Table, step: Chosen, locale: str) -> None:
         """Play the chosen action, answer the mover, then publish. An interaction not yet acknowledged is answered
@@ -292,10 +301,9 @@ class Picker:
             if not answering.done():
                 await _acknowledge(interaction)
         edit, committed = await answering
-        if not await _answer(interaction, edit, table.id) and picker is not None:
-            self._played_from.pop(
-                picker.id, None
-            )  # the picker still shows its choices: a click may try again
+        delivered = await _answer(interaction, edit, table.id)
+        if not delivered and picker is not None:  # the picker still shows its choices: a click may try again
+            self._played_from.pop(picker.id, None)
         if committed:
             await self.host.after_commit(table.id)
 
@@ -320,8 +328,7 @@ class Picker:
             fresh = await self.service.get(table.id)
             seat = fresh.seat_of(user_id)
             notes = [self.host.explain(error, locale, fresh)]
-            content, view = await self.message(fresh, seat or 0, [], locale, notes)
-            return {"content": content, "view": view}, bool(results)
+            return await self._fresh(fresh, seat or 0, locale, notes), bool(results)
         return await self.confirmation(results, locale), True
 
     async def confirmation(self, results: list[MoveResult], locale: str) -> dict[str, Any]:
@@ -335,16 +342,7 @@ class Picker:
         notes = [
             game.confirmation(events, table.names, table.view(result.seat), locale, result.seat, actions)
         ]
-        content, view = await self.message(table, result.seat, [], locale, notes)
-        edit: dict[str, Any] = {"content": content, "view": view}
-        png = (
-            await self.host.private.private_png(table, result.seat, locale)
-            if table.status == ACTIVE
-            else None
-        )
-        if png is not None:
-            edit["attachments"] = [png_file(png, "private.png")]
-        return edit
+        return await self._fresh(table, result.seat, locale, notes)
 
     async def move_by_text(self, interaction: discord.Interaction, table: Table, value: str) -> None:
         """/play move (already deferred): the autocomplete's value is '<choice token>:<index into the choices>';

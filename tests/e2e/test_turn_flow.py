@@ -106,3 +106,28 @@ async def test_a_double_click_plays_once_and_leaves_its_answer_in_place(tmp_path
         assert picker.text.startswith("완료: ") and "오래된 버튼" not in picker.text, (
             picker.text
         )  # Bob reads Korean
+
+
+async def test_a_picker_answered_after_the_game_moved_on_shows_the_picture_of_now(tmp_path):
+    """A click on a picker opened before the mover's hand changed: the answer says the button is out of date and
+    offers today's choices beside today's private picture, not the one the picker was opened with."""
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        game_id = await h.start_game("druids")
+        table = await h.table(game_id)
+        seat = table.seat_of(int(alice.id))
+        if table.to_act() != [seat]:
+            table = (
+                await h.service.act(game_id, table.user_at(table.to_act()[0]), choices(table, 1 - seat)[0])
+            ).table
+        picker = (await h.click(alice, h.board_message(table), f"table:turn:{game_id}")).message
+        opened_with = picker.attachments[0].data
+        table = (await h.service.act(game_id, int(alice.id), choices(table, seat)[0])).table  # by another way
+        await h.bot.host.after_commit(game_id)
+        await h.idle()
+        now = await h.bot.host.private.private_png(table, seat, "en")
+        assert now is not None and now != opened_with
+        await click_first_choice(h, alice, picker)
+        assert "out of date" in picker.text
+        assert [a.filename for a in picker.attachments] == ["private.png"]
+        assert picker.attachments[0].data == now
