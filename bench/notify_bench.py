@@ -105,7 +105,7 @@ def _round(table) -> int | None:
 
 def _snapshot(sb, users, thread=None) -> tuple[set[str], dict[str, int]]:
     posts = {m.id for m in sb.messages(thread)} if thread is not None else set()
-    return posts, {u.id: len(sb.dms(u)) for u in users}
+    return posts, {u.id: len(sb.dms_sent(u)) for u in users}
 
 
 def _step(sb, users, seat_of, thread, before, acting_before, acting_after, round_, new_stretch) -> Step:
@@ -118,7 +118,7 @@ def _step(sb, users, seat_of, thread, before, acting_before, acting_after, round
                 step.pings[seat_of[user_id]] += 1
                 step.alerts[seat_of[user_id]] += 1
     for user in users:
-        received = sb.dms(user)
+        received = sb.dms_sent(user)
         grown = len(received) - dms[user.id]
         if grown:
             step.dms[seat_of[user.id]] += grown

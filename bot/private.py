@@ -117,7 +117,7 @@ class PrivateMessages:
                 row, text + mark, file, view, version_mark(table), unsure, silent
             )
             if row.dm_message_id and row.dm_message_id != message.id:
-                await self._retire(row, table, locale)
+                await self._retire(row, table)
             return row.seat, channel.id, message.id, digest
         except discord.Forbidden:  # DMs closed: said once in the thread; "My hand" still works
             await self.service.set_dms_closed(table.id, row.user_id, True)
@@ -148,18 +148,16 @@ class PrivateMessages:
         found = await _already_sent(channel, mark, self.client) if unsure else None
         return channel, found or await channel.send(text, file=file, view=view, silent=silent)
 
-    async def _retire(self, row: Any, table: Table, locale: str) -> None:
-        """The seat's previous DM, now that a newer one went out: it keeps its picture and loses its "your move"
-        and its button (an edit, which notifies nobody), so scrolling up nobody is told to act on an old one."""
-        game = presenter(table.engine.name)
-        text = i18n.t("game.dm_earlier", locale, game=game.title(locale), id=table.id)
+    async def _retire(self, row: Any, table: Table) -> None:
+        """The seat's previous DM, now that a newer one went out, is deleted: it showed a turn that is gone, and a
+        game of many turns would otherwise leave a long trail of them to scroll past."""
         message = self.client.get_partial_messageable(row.dm_channel_id).get_partial_message(
             row.dm_message_id
         )
         try:
-            await message.edit(content=text, view=None)
-        except discord.HTTPException:  # deleted, or DMs closed since: the new DM is what counts
-            log.info("game %s: could not retire seat %s's previous DM", table.id, row.seat)
+            await message.delete()
+        except discord.HTTPException:  # deleted already, or DMs closed since: the new DM is what counts
+            log.info("game %s: could not delete seat %s's previous DM", table.id, row.seat)
 
     async def close(self, table: Table) -> list[PrivateMessage]:
         """The game is over: each seat's last DM loses its button and says so (an edit, which notifies nobody), so

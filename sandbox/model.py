@@ -464,6 +464,11 @@ class World:
         cid = self.dm_channels.get(user.id)
         return self.channel_history(self.channels[cid]) if cid else []
 
+    def dms_sent(self, user: User) -> list[Message]:
+        """Every DM the user was sent, those deleted since too (a count of what reached them)."""
+        cid = self.dm_channels.get(user.id)
+        return [self.messages[mid] for mid in self.channel_messages.get(cid, [])] if cid else []
+
     # -- payloads (what discord.py receives) -----------------------------------------------------------------
 
     def member_payload(self, user: User, guild: Guild, with_permissions: bool = False) -> dict[str, Any]:

@@ -1165,6 +1165,9 @@ class DiscordSandbox:
     def dms(self, user: User | str) -> list[Message]:
         return self.world.dms(self.world.user(user))
 
+    def dms_sent(self, user: User | str) -> list[Message]:
+        return self.world.dms_sent(self.world.user(user))
+
     def threads(self, channel: Channel | str) -> list[Channel]:
         return self.world.threads(self.world.channel(channel))
 

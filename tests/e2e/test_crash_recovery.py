@@ -86,7 +86,7 @@ async def test_a_turn_ending_move_killed_before_its_board(tmp_path):
     async with world(tmp_path) as (sb, channel, users, bot):
         game_id, thread = await started_game(sb, channel, users, bot)
         await sb.wait_until(lambda: bot.query("SELECT publish_at FROM games") == [(None,)], WAIT)
-        bob_dms = len(sb.dms(users["bob"]))
+        bob_dms = len(sb.dms_sent(users["bob"]))
         hold = sb.hold("POST", rf"/channels/{thread.id}/messages$", "before")
         version = bot.query("SELECT version FROM games")[0][0]
         while not hold.arrived.is_set():  # Alice moves until her turn ends and the new board is on its way
@@ -109,7 +109,7 @@ async def test_a_turn_ending_move_killed_before_its_board(tmp_path):
         newest = boards(sb, thread)[-1]
         assert f"v{committed[0]}" in newest.text
         assert newest.pinged_ids == [users["bob"].id]
-        assert len(sb.dms(users["bob"])) == bob_dms + 1  # one "your move", not two
+        assert len(sb.dms_sent(users["bob"])) == bob_dms + 1  # one "your move", not two
 
 
 async def test_a_deadline_move_killed_before_its_board(tmp_path):

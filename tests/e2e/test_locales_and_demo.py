@@ -29,9 +29,9 @@ async def move_by_command(h: Harness, game_id: int) -> None:
 
 async def until_turn_dm(h: Harness, game_id: int, user: User) -> Message:
     """Play on until `user` is sent a DM saying it is their move; return it."""
-    seen = len(h.sb.dms(user))
+    seen = {m.id for m in h.sb.dms_sent(user)}
     for _ in range(200):
-        fresh = [m for m in h.sb.dms(user)[seen:] if m.component(f"table:turn:{game_id}")]
+        fresh = [m for m in h.sb.dms(user) if m.id not in seen and m.component(f"table:turn:{game_id}")]
         if fresh:
             return fresh[-1]
         await move_by_command(h, game_id)

@@ -47,7 +47,7 @@ async def test_a_failed_board_post_is_retried_and_the_mover_is_told_it_is_done(t
         table = await h.table(game_id)
         bob = h.users["bob"]
         boards_before = boards(h, table)
-        dms_before = len(h.sb.dms(bob))
+        dms_before = len(h.sb.dms_sent(bob))
         fault = h.sb.inject_fault("POST", thread_path(table), 503, count=10)
         mover, picker = await play_until_turn_changes(h, game_id)
         assert fault.hits, "the board post was attempted"
@@ -66,7 +66,7 @@ async def test_a_failed_board_post_is_retried_and_the_mover_is_told_it_is_done(t
         posted = boards(h, after)
         assert len(posted) == len(boards_before) + 1
         assert posted[-1].pinged_ids == [bob.id] and f"v{after.version}" in posted[-1].text
-        assert len(h.sb.dms(bob)) == dms_before + 1
+        assert len(h.sb.dms_sent(bob)) == dms_before + 1
         await h.tick()  # nothing more to do: nothing more is sent
         assert len(boards(h, after)) == len(posted)
 
@@ -122,7 +122,7 @@ async def test_a_failed_dm_is_retried_without_posting_the_board_twice(tmp_path):
         bob = h.users["bob"]
         path = rf"/channels/{h.sb.world.dm_channel(bob).id}/messages$"
         boards_before = len(boards(h, table))
-        dms_before = len(h.sb.dms(bob))
+        dms_before = len(h.sb.dms_sent(bob))
         fault = h.sb.inject_fault("POST", path, 503, count=1)
         await play_until_turn_changes(h, game_id)
         assert fault.hits
@@ -130,7 +130,7 @@ async def test_a_failed_dm_is_retried_without_posting_the_board_twice(tmp_path):
         await h.tick()
         after = await h.table(game_id)
         assert after.record.shown_version == after.version
-        assert len(h.sb.dms(bob)) == dms_before + 1
+        assert len(h.sb.dms_sent(bob)) == dms_before + 1
         assert len(boards(h, after)) == boards_before + 1
 
 
