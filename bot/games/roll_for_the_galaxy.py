@@ -7,12 +7,16 @@ by their name in any of these. Dice, phases, places and powers are worded here.
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from bot import i18n
-from bot.games.base import GamePresenter
+from bot.chooser import joint_values
+from bot.games.base import GamePresenter, bare_key
 from engines.base import Action, Event, View
 from engines.roll_for_the_galaxy import data as D
+from engines.roll_for_the_galaxy import rules as R
+from engines.roll_for_the_galaxy.engine import consume_vp
 from render import roll_for_the_galaxy as rftg_render
 
 # Keys whose value is a die colour, and keys whose value is a phase.
@@ -25,6 +29,7 @@ CARD_SIDES = (
     + D.HOME_IDS
 )
 FACTION_NUMBER = {faction["id"]: faction["number"] for faction in D.FACTIONS}
+FACTS_ROOM = 1400  # of a picker message's 2,000 characters, what the lines under its question may take
 
 
 class RollForTheGalaxyPresenter(GamePresenter):
@@ -135,8 +140,10 @@ class RollForTheGalaxyPresenter(GamePresenter):
         if key == "tile":
             return self.tile_label(value, view, locale)
         if key == "side":
-            if "tile" in chosen:
-                name = self.side_name(D.TILE_SIDES[chosen["tile"]][value], locale)
+            # One tile drawn is never asked for, but its side is: the button names the face it would show.
+            tile = chosen.get("tile") or _lone_drawn(view)
+            if tile:
+                name = self.side_name(D.TILE_SIDES[tile][value], locale)
                 return self.t(f"as.{value}", locale, name=name)
             return self.t(f"kind.{value}", locale)
         if key == "position":
@@ -373,11 +380,112 @@ class RollForTheGalaxyPresenter(GamePresenter):
     def choice_facts(
         self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
     ) -> list[str]:
-        """Choosing the starting tiles: what each side in play does (the buttons only name them)."""
-        if key != "development" or view.get("stage") != "setup":
+        """What the buttons can only name: what each side of the starting or scouted tiles does, what each good
+        trades or consumes for, the credits and dice a manager has, what dictating does."""
+        if view.get("stage") == "setup":
+            if key != "development":
+                return []
+            sides = [D.TILE_SIDES[tile][kind] for kind in ("development", "world") for tile in values]
+            return [f"• **{self.side_name(side, locale)}** {self.side_text(side, locale)}" for side in sides]
+        me = _my_seat(view)
+        if me is None:
             return []
-        sides = [D.TILE_SIDES[tile][kind] for kind in ("development", "world") for tile in values]
-        return [f"• **{self.side_name(side, locale)}** {self.side_text(side, locale)}" for side in sides]
+        types, powers = _offered(key, values, chosen)
+        lines: list[str] = []
+        drawn = [] if view.get("shortage") else _drawn(me)
+        for tile in [chosen["tile"]] if chosen.get("tile") in drawn else drawn:
+            lines += [self.side_fact(D.TILE_SIDES[tile][kind], locale) for kind in ("development", "world")]
+        if types & {"trade", "consume"}:
+            lines += self.ship_facts(me, types, locale)
+        if types & {"recruit", "reclaim"}:
+            lines.append(self.manage_fact(me, locale))
+        if "dictate" in types or "dictate" in powers:
+            lines.append(self.dictate_fact(me, locale))
+        return _within(lines, FACTS_ROOM, lambda untold: self.t("fact.more", locale, count=untold))
+
+    def side_fact(self, side_id: str, locale: str) -> str:
+        """A side as a scout weighs it: what it costs and does, and the VP it brings (its cost)."""
+        cost = D.side(side_id)["cost"]
+        text = self.side_text(side_id, locale)
+        return self.t("fact.side", locale, name=self.side_name(side_id, locale), text=text, vp=cost)
+
+    def ship_facts(self, me: dict[str, Any], types: set[str], locale: str) -> list[str]:
+        """Each good on the mover's worlds with what trading it pays and what consuming it scores with each of
+        their shippers, powers included, as the engine pays them."""
+        shippers = R.sort_colors({color for color, _ in me["task"]["shippers"]})
+        lines = []
+        for entry in R.worlds(me):
+            world_color = D.side(entry["id"])["color"]
+            for good in R.sort_colors(set(entry["goods"])):
+                payoffs = []
+                if "trade" in types:
+                    payoffs.append(self.trade_fact(me, world_color, locale))
+                if "consume" in types:
+                    payoffs.append(self.consume_fact(me, shippers, good, world_color, locale))
+                lines.append(
+                    self.t(
+                        "fact.good",
+                        locale,
+                        good=self.t("good_label", locale, die=self.die_name(good, locale)),
+                        world=self.side_name(entry["id"], locale),
+                        payoffs=" · ".join(payoffs),
+                    )
+                )
+        return lines
+
+    def trade_fact(self, me: dict[str, Any], world_color: str, locale: str) -> str:
+        price = D.TRADE_PRICE[world_color] + sum(
+            power["credits"]
+            for _, power in R.powers_of(me, "ship", "trade_bonus")
+            if world_color in power.get("world_colors", [world_color])
+        )
+        cap = D.RULES["credit_cap"]
+        if me["credits"] + price > cap:  # the engine stops credits at the cap
+            return self.t("fact.trade_capped", locale, amount=price, cap=cap)
+        return self.t("fact.trade", locale, amount=price)
+
+    def consume_fact(
+        self, me: dict[str, Any], shippers: list[str], good: str, world_color: str, locale: str
+    ) -> str:
+        """What consuming scores, by the shippers that score alike: a matching shipper scores more."""
+        bonus = [
+            power
+            for _, power in R.powers_of(me, "ship", "consume_bonus")
+            if world_color in power.get("world_colors", [world_color])
+        ]
+        credits = sum(power.get("credits", 0) for power in bonus)
+        by_gain: dict[str, list[str]] = {}
+        for shipper in shippers:
+            vp = consume_vp(shipper, good, world_color) + sum(power.get("vp", 0) for power in bonus)
+            gains = [self.t("gain.vp", locale, n=vp)]
+            if credits:
+                gains.append(self.t("gain.credits", locale, n=credits))
+            gain = self.t("and_sep", locale).join(gains)
+            by_gain.setdefault(gain, []).append(
+                self.t("die_label", locale, die=self.die_name(shipper, locale))
+            )
+        if len(by_gain) == 1:
+            return self.t("fact.consume", locale, gains=next(iter(by_gain)))
+        return " / ".join(
+            self.t("fact.consume_by", locale, gains=gain, dice=self.t("or_sep", locale).join(dice))
+            for gain, dice in by_gain.items()
+        )
+
+    def manage_fact(self, me: dict[str, Any], locale: str) -> str:
+        nothing = self.t("nothing", locale)
+        key = "fact.recruiting" if me["task"].get("recruiting") else "fact.reclaiming"
+        return self.t(
+            key,
+            locale,
+            credits=me["credits"],
+            citizenry=self.dice_list(me["citizenry"], locale) or nothing,
+            cup=self.dice_list(me["cup"], locale) or nothing,
+        )
+
+    def dictate_fact(self, me: dict[str, Any], locale: str) -> str:
+        """Dictating, as the rulebook has it: one worker on Dictate moves another (Galactic Mandate: three)."""
+        mandate = [power["max"] for _, power in R.powers_of(me, "assign", "dictate_count")]
+        return self.t("fact.dictate", locale, count=max(mandate, default=1))
 
     def cards(self, locale: str) -> list[tuple[str, str]]:
         return [self.card(side_id, locale) for side_id in CARD_SIDES]
@@ -536,6 +644,42 @@ def _my_seat(view: View | None) -> dict[str, Any] | None:
     if not view or view.get("viewer") is None:
         return None
     return view["seats"][view["viewer"]]
+
+
+def _drawn(me: dict[str, Any]) -> list[str]:
+    """The tiles the viewer has drawn scouting and not yet placed (only their own view holds them)."""
+    scout = (me.get("task") or {}).get("scout") or {}
+    return list(scout.get("drawn", [])) if scout.get("drew") else []
+
+
+def _lone_drawn(view: View | None) -> str | None:
+    drawn = _drawn(_my_seat(view) or {})
+    return drawn[0] if len(drawn) == 1 else None
+
+
+def _offered(key: str, values: list[Any], chosen: dict[str, Any]) -> tuple[set[str], set[str]]:
+    """The kinds of move and the reassign powers among a step's choices and what was chosen before them, in
+    any move of a chain."""
+    types: set[str] = set()
+    powers: set[str] = set()
+    for value in values:
+        for param, part in {**chosen, **joint_values(key, value)}.items():
+            found = {"type": types, "power": powers}.get(bare_key(param))
+            if found is not None and isinstance(part, str):
+                found.add(part)
+    return types, powers
+
+
+def _within(lines: list[str], room: int, more: Callable[[int], str]) -> list[str]:
+    """The lines that fit in `room` characters, then a line counting those left out."""
+    kept: list[str] = []
+    for line in lines:
+        if len(line) + 1 > room:
+            break
+        kept.append(line)
+        room -= len(line) + 1
+    untold = len(lines) - len(kept)
+    return kept + [more(untold)] if untold else kept
 
 
 def _drop(params: dict[str, Any], *keys: str) -> dict[str, Any]:
