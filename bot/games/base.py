@@ -15,6 +15,8 @@ from engines.base import Action, Event, IllegalAction, Option, View, visible_to
 OPTION_ERRORS = ("unknown_option", "bad_option_value")
 ENDING_DEPTH = 1_000  # a run's ending is told after every part of the run
 LABEL_LIMIT = 100  # a select option's label
+ARROW = " → "  # between the moves of a chain, in its label
+DOT = " · "  # between the things a move names
 
 
 class GamePresenter:
@@ -96,9 +98,15 @@ class GamePresenter:
         fitted = [self._fitted(label, locale) for label in bare]
         if all(bare) and len(set(fitted)) == len(fitted):
             return fitted
-        return [
+        mixed = [
             self._fitted(full, locale) if len(full) <= LABEL_LIMIT else short
             for full, short in zip(labels, fitted, strict=True)
+        ]
+        # Where two still read alike (a Trade and a Consume of the same good, without their kinds), each keeps
+        # its kinds and every move in it gives up letters at its end instead.
+        twice = {label for label in mixed if mixed.count(label) > 1}
+        return [
+            _squeezed(full) if label in twice else label for full, label in zip(labels, mixed, strict=True)
         ]
 
     def _fitted(self, label: str, locale: str) -> str:
@@ -461,3 +469,23 @@ def collapse(steps: list[str]) -> list[str]:
 
 def _option_word(value: Any) -> str:
     return str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _squeezed(label: str, limit: int = LABEL_LIMIT) -> str:
+    """A chain's label cut to `limit` by shortening its longest names in their middles, so every move keeps its
+    kind and each name its start and end, where names alike differ: "Trade · Home die · Alien Up…ploration"."""
+    moves = [move.split(DOT) for move in label.split(ARROW)]
+    parts = [part for move in moves for part in move]
+    room = limit - len(ARROW) * (len(moves) - 1) - len(DOT) * (len(parts) - len(moves))
+    shares: dict[int, int] = {}
+    for done, index in enumerate(sorted(range(len(parts)), key=lambda i: len(parts[i]))):
+        shares[index] = min(len(parts[index]), (room - sum(shares.values())) // (len(parts) - done))
+    cut = iter(_middle_cut(part, shares[index]) for index, part in enumerate(parts))
+    return ARROW.join(DOT.join(next(cut) for _ in move) for move in moves)
+
+
+def _middle_cut(text: str, size: int) -> str:
+    if len(text) <= size:
+        return text
+    tail = (size - 1) // 2
+    return text[: size - 1 - tail] + "…" + (text[-tail:] if tail else "")

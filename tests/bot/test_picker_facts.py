@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from bot import chooser, i18n
 from bot.chooser import SUGGESTED, Chosen, Prompt, clicks, narrow, path_to, picker_actions, split
 from bot.games import presenter
@@ -487,3 +489,23 @@ def test_druids_scoring_and_refill_steps_read_as_what_they_are():
             checked.add("followers")
         state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
     assert checked == {"scoring", "so_far", "followers"}, checked
+
+
+@pytest.mark.parametrize(("seed", "moves"), [(1, 36), (2, 207)])
+def test_labels_too_long_for_their_kinds_still_tell_trading_from_consuming(seed, moves):
+    """Roll for the Galaxy's shipping chains run past a select menu's 100 letters in Spanish; without their
+    kinds, a Trade and a Consume of the same good read alike. Such labels keep their kinds and shorten their
+    names instead, so every option differs from the others."""
+    game = presenter("roll_for_the_galaxy")
+    engine = game.engine
+    state = engine.new_game(2, engine.validate_options({}), seed)
+    for number in range(moves):
+        seat = engine.to_act(state)[0]
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+    seat = engine.to_act(state)[0]
+    step = narrow(picker_actions(engine, state, seat), [])
+    assert isinstance(step, Prompt)
+    labels = game.value_labels(step.key, step.values, step.chosen, engine.view(state, seat), "es")
+    assert all(0 < len(label) <= 100 for label in labels)
+    assert len(set(labels)) == len(labels), labels
+    assert any("Comerciar" in label for label in labels)
