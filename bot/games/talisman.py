@@ -11,12 +11,15 @@ import string
 from typing import Any
 
 from bot import i18n
+from bot.chooser import JOIN, joint_values
 from bot.games.base import GamePresenter
 from engines.base import Action, Event, View
 from engines.talisman.data import (
     ADVENTURE,
     CHARACTERS,
     COMMAND,
+    PLAIN_OF_PERIL,
+    PORTAL,
     PURCHASE,
     SENTINEL,
     SPACES,
@@ -33,6 +36,15 @@ BUTTON_LIMIT = 80
 
 # The shop's services a picker's move type buys (their prices are in the shop's prompt).
 SHOP_SERVICES = {"heal": "heal", "buy_fate": "fate", "buy_spell": "spell", "train": "train"}
+# The move whose label names each shop service that may be closed to a character (see rules.shop_closed).
+SERVICE_MOVES = {
+    "buy": "buy",
+    "heal": "heal",
+    "royal_heal": "royal_heal",
+    "fate": "buy_fate",
+    "spell": "buy_spell",
+    "train": "train",
+}
 
 
 def _fields(text: str) -> set[str]:
@@ -128,7 +140,10 @@ class TalismanPresenter(GamePresenter):
 
     def _value_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         if key == "type":
-            return self._priced(self.t(f"type.{value}", locale), SHOP_SERVICES.get(value), view, locale)
+            label = self._priced(self.t(f"type.{value}", locale), SHOP_SERVICES.get(value), view, locale)
+            return self._with_terms(label, value, view, locale)
+        if key == "option":
+            return self._option_label(value, view, locale)
         if key == "card":
             return self.card_label(value, view, locale)
         if key == "item" and chosen.get("type") == "buy":
@@ -136,13 +151,16 @@ class TalismanPresenter(GamePresenter):
         if key in ("spell", "item", "character"):
             return self.thing_name(value, locale)
         if key == "to":
+            if _to_portal(value, chosen):  # the move stops at the Portal: the Plain of Peril is only its aim
+                return self.t("portal_move", locale, space=self.space_name(PORTAL, locale))
             return self.destination(value, view, locale)
         if key == "space":
             return self.space_name(value, locale)
         if key in ("target", "seat"):
             return self.seat_name(value, view, locale)
         if key == "route":
-            inward = chosen.get("to") is not None and SPACES[chosen["to"]]["region"] == "middle"
+            to = chosen.get("to")
+            inward = to is not None and (_to_portal(to, chosen) or SPACES[to]["region"] == "middle")
             return self.route_text(value, locale, inward)
         if key == "die":
             dice = (view.get("prompt") or {}).get("dice") or []
@@ -152,7 +170,7 @@ class TalismanPresenter(GamePresenter):
         if key == "stat" and (view.get("prompt") or {}).get("kind") == "portal":
             me = view["chars"][view["prompt"]["seat"]]
             return self.t("stat_at", locale, stat=self.t(f"stat.{value}", locale), value=me[value])
-        if key in ("stat", "mode", "option", "region", "who"):
+        if key in ("stat", "mode", "region", "who"):
             return self.t(f"{key}.{value}", locale)
         return self.t("something", locale)
 
@@ -172,6 +190,37 @@ class TalismanPresenter(GamePresenter):
         name = self.space_name(index, locale)
         return self.t("space_with", locale, space=name, there=", ".join(there)) if there else name
 
+    def _with_terms(self, label: str, kind: str, view: View, locale: str) -> str:
+        """A move whose choice turns on numbers the view holds, with them: a fight with both sides' values, paying
+        a foe off with its price, the Vampire's toll with the lives it takes, a Follower's hire."""
+        prompt = view.get("prompt") or {}
+        if prompt.get("kind") == "combat" and kind == "fight" and "battle" in prompt:
+            battle = prompt["battle"]
+            stat = self.t(f"stat.{battle['stat']}", locale)
+            return self.t(
+                "fight_terms", locale, label=label, stat=stat, foe=battle["foe"], mine=battle["mine"]
+            )
+        if prompt.get("kind") == "combat" and kind == "pay_off" and (prompt.get("foe") or {}).get("bribe"):
+            return self.t("priced", locale, offer=label, gold=prompt["foe"]["bribe"])
+        if prompt.get("kind") == "vampire" and kind == "accept_loss" and prompt.get("n"):
+            return self.t("lose_lives", locale, n=prompt["n"])
+        if prompt.get("kind") == "take" and kind == "take" and prompt.get("price"):
+            return self.t("priced", locale, offer=label, gold=prompt["price"])
+        return label
+
+    def _option_label(self, option: str, view: View, locale: str) -> str:
+        """A choice of a card's or space's options: paying or not with what each costs, and an option that would
+        do nothing now (a Spell wished for at the Spell limit) saying so."""
+        prompt = view.get("prompt") or {}
+        label = self.t(f"option.{option}", locale)
+        effects = (prompt.get("effects") or {}).get(option)
+        if option in ("pay", "suffer") and effects:
+            label = self.t("option_does", locale, option=label, effect=self.effects_text(effects, locale))
+        why = (prompt.get("no_effect") or {}).get(option)
+        if why:
+            label = self.t("does_nothing", locale, label=label, why=self.t(f"why.{why}", locale))
+        return label
+
     def _priced(
         self, label: str, service: str | None, view: View, locale: str, item: str | None = None
     ) -> str:
@@ -185,24 +234,83 @@ class TalismanPresenter(GamePresenter):
     def choice_facts(
         self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
     ) -> list[str]:
-        """At the Portal of Power: how the roll against the chosen stat goes, and what failing it costs."""
+        """At the Portal of Power: how the roll against the chosen stat goes, and what failing it costs. In a
+        fight: whom against, at what values. In a shop: what it offers that is not open to the character, and
+        why. At the end of a missed turn: that it is missed, and what is left to do in it."""
         prompt = view.get("prompt") or {}
-        if prompt.get("kind") != "portal":
-            return []
-        dice = prompt["stat_dice"]
-        return [self.t("portal_fact", locale, strength_dice=dice["strength"], craft_dice=dice["craft"])]
+        kind = prompt.get("kind")
+        if kind == "portal":
+            dice = prompt["stat_dice"]
+            return [self.t("portal_fact", locale, strength_dice=dice["strength"], craft_dice=dice["craft"])]
+        if kind == "end" and "missed" in prompt:
+            return [self._missed_line(prompt, self._left_in_turn(key, values, chosen), locale)]
+        return self._situation_facts(prompt, locale)
 
     def lone_choice_facts(self, action: Action, view: View, locale: str) -> list[str]:
+        prompt = view.get("prompt") or {}
         # Everyone holding Spells is asked at each chance to cast one, so that asking tells nobody whose Spells
         # fit: the one whose do not is told why "Do nothing" is all there is.
-        if action["type"] == "decline" and (view.get("prompt") or {}).get("kind") == "window":
+        if action["type"] == "decline" and prompt.get("kind") == "window":
             return [self.t("window.nothing_fits", locale, button=self.t("type.decline", locale))]
+        # A missed turn's end is asked of a player holding Spells, although none of them fits.
+        if action["type"] == "end_turn" and prompt.get("kind") == "end" and "missed" in prompt:
+            return [self._missed_line(prompt, "nothing_fits", locale)]
+        return self._situation_facts(prompt, locale)
+
+    def _situation_facts(self, prompt: dict[str, Any], locale: str) -> list[str]:
+        if prompt.get("kind") == "combat" and "battle" in prompt:
+            battle = prompt["battle"]
+            foe = self.thing_name(prompt["foe"]["name"], locale)
+            fact = self.t(
+                "battle_fact",
+                locale,
+                foe=foe,
+                stat=self.t(f"stat.{battle['stat']}", locale),
+                value=battle["foe"],
+                mine=battle["mine"],
+            )
+            if battle.get("bonus"):
+                fact += " " + self.t("battle_bonus", locale, n=battle["bonus"], value=battle["foe"])
+            return [fact]
+        if prompt.get("kind") == "shop" and prompt.get("closed"):
+            closed = [
+                self.t(
+                    "closed_service",
+                    locale,
+                    service=self.t(f"type.{SERVICE_MOVES[service]}", locale),
+                    why=self.t(f"why.{why}", locale),
+                )
+                for service, why in prompt["closed"].items()
+            ]
+            return [self.t("shop_closed", locale, services="; ".join(closed))]
         return []
+
+    def _left_in_turn(self, key: str, values: list[Any], chosen: dict[str, Any]) -> str:
+        """What a missed turn's end offers besides ending it, as a picker step shows it: its moves' types; or, when
+        the step does not ask the type, nothing besides its end, on which the player's next turn follows at once
+        (its first move chained on, which the step asks); or unsaid once the type is chosen."""
+        if "type" in key.split(JOIN):
+            types = {joint_values(key, value)["type"] for value in values}
+            may = [move for move in ("cast_spell", "trade_trophies") if move in types]
+            return "both" if len(may) == 2 else may[0] if may else "other"
+        return "other" if "type" in chosen else "next_turn"
+
+    def _missed_line(self, prompt: dict[str, Any], may: str, locale: str) -> str:
+        """The end of a missed turn: it is missed (and why, where known), and what may still be done in it."""
+        source = prompt.get("missed")
+        missed = (
+            self.t("missed_turn.by", locale, source=self.thing_name(source, locale))
+            if source
+            else self.t("missed_turn.unknown", locale)
+        )
+        return self.t(f"missed_turn.{may}", locale, missed=missed)
 
     def route_text(self, route: str, locale: str, inward: bool = False) -> str:
         """A way to move; crossing the bridge inward says it is through a fight with the Sentinel, who stops
-        (and may kill) a character that loses, whatever the destination it was bound for."""
+        (and may kill) a character that loses, whatever the destination it was bound for. A way to the Portal of
+        Power ends at it ("p"), which its destination says."""
         strength = SPACES[SENTINEL]["sentinel"]["strength"]
+        route = route.removesuffix("-p") if route != "p" else "stay"
         parts = [
             self.t("route.x_sentinel", locale, strength=strength)
             if part == "x" and inward
@@ -214,8 +322,13 @@ class TalismanPresenter(GamePresenter):
     def single_action_text(self, action: Action, view: View, locale: str) -> str:
         params = {k: self._value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
         key = f"action.{action['type']}"
+        if _to_portal(action.get("to"), action):
+            params["to"] = self.space_name(PORTAL, locale)
+            key = "action.move_portal"
         if self.has(key):
-            return i18n.clip(self.t(key, locale, **params), 100)
+            return i18n.clip(
+                self._with_terms(self.t(key, locale, **params), action["type"], view, locale), 100
+            )
         return i18n.clip(" · ".join([self.t(f"type.{action['type']}", locale), *params.values()]), 100)
 
     # --- telling what happened ------------------------------------------------------------------------------
@@ -292,6 +405,8 @@ class TalismanPresenter(GamePresenter):
             return str(event.get("reason"))
         if kind == "TurnLost":  # the rest of this turn, or the next one
             return "now" if event.get("now") else None
+        if kind == "NoEffect":  # which limit left an effect with nothing to do
+            return str(event.get("why"))
         return None
 
     def _player(self, seat: Any, names: list[str]) -> str:
@@ -379,7 +494,7 @@ class TalismanPresenter(GamePresenter):
         prompt = view.get("prompt")
         if not prompt:
             return ""
-        step_key = f"step.{prompt['kind']}"
+        step_key = "step.end_missed" if "missed" in prompt else f"step.{prompt['kind']}"
         step = self.t(step_key, locale) if self.has(step_key) else self.t("step.other", locale)
         if prompt["kind"] == "route" and prompt.get("rolled"):  # where to go depends on the roll
             step += f" ({self.t('rolled', locale, dice=prompt['rolled'])})"
@@ -622,6 +737,13 @@ class TalismanPresenter(GamePresenter):
         elif isinstance(value, str):
             value = self._place_text(value, locale)
         return self.t(f"pass.{key}", locale, v=value)
+
+
+def _to_portal(to: Any, action: dict[str, Any]) -> bool:
+    """Whether `to`, in a move on the roll (the only action a picker step may show without its type), is the Plain
+    of Peril: such a move stops at the Portal of Power and tries to open it, as no roll reaches the Plain otherwise
+    (a step of the inner region onto it is another kind of action)."""
+    return to == PLAIN_OF_PERIL and action.get("type", "move") == "move"
 
 
 def _on(values: list[int]) -> str:

@@ -33,6 +33,7 @@ PUBLIC_PROMPT_KEYS = (
     "as_rolled",  # what an instruction to roll does with the roll as it stands
     "rolled",  # the roll a move is made with (a move of one space without a roll has none)
     "services",  # what a shop offers, at what prices
+    "missed",  # the end of a missed turn, with what cost the turn
 )
 
 
@@ -49,10 +50,18 @@ def _name_the_evaded_card(state: State) -> State:
     return state
 
 
+def _keep_what_cost_a_turn(state: State) -> State:
+    """Schema 3: each character keeps what cost the turns it owes (none known for those owed before)."""
+    for ch in state["chars"]:
+        if ch is not None:
+            ch.setdefault("lost", [])
+    return state
+
+
 class Talisman(Engine):
     name = "talisman"
-    schema_version = 2
-    upgrades = {1: _name_the_evaded_card}
+    schema_version = 3
+    upgrades = {1: _name_the_evaded_card, 2: _keep_what_cost_a_turn}
     min_players = 2
     max_players = 6
     autoplayer = autoplayer
@@ -260,7 +269,30 @@ class Talisman(Engine):
                 }
             if p["k"] == "combat":
                 foe = p["c"]["foe"]
-                prompt["foe"] = {k: foe[k] for k in ("name", "strength", "craft", "subtype") if k in foe}
+                prompt["foe"] = {
+                    k: foe[k] for k in ("name", "strength", "craft", "subtype", "bribe") if k in foe
+                }
+                # what the fight weighs before the dice (a Doppelganger's Strength is the character's own)
+                mine, theirs = rules.combat_values(state, p["c"])
+                stat = "craft" if rules.psychic_foe(foe) else "strength"
+                prompt["battle"] = {
+                    "stat": stat,
+                    "mine": mine,
+                    "foe": theirs,
+                    "bonus": rules.creature_bonus(p["c"]),  # in "foe": the space's, not the card's
+                }
+            # each option's effects (the card's or space's), and those that would do nothing now
+            if p["k"] == "either":
+                prompt["effects"] = clone(p["options"])
+                prompt["no_effect"] = {
+                    option: why
+                    for option, ops in p["options"].items()
+                    if (why := rules.futile(state, p["seat"], ops))
+                }
+            if p["k"] == "shop":  # the services that offer nothing now, and why
+                prompt["closed"] = rules.shop_closed(state, p)
+            if p["k"] == "take" and (price := rules.hire_price(state, p)):  # a Follower that must be hired
+                prompt["price"] = price
         view = View(
             {
                 "game": self.name,

@@ -231,8 +231,12 @@ def t_turn_start(state: State, t: Task, events: list[Event]) -> None:
     ch["casts_left"] = len(ch["spells"])
     if ch["miss"] > 0:
         ch["miss"] -= 1
-        events.append({"type": "TurnMissed", "seat": seat})
+        # what cost the turn (unknown for a turn owed by a game saved before reasons were kept)
+        source = ch["lost"].pop(0) if ch["lost"] else None
+        events.append({"type": "TurnMissed", "seat": seat, **({"source": source} if source else {})})
         cut_turn(state)
+        # the end of this turn (where Spells may still be cast) says that it is a missed one
+        state["q"][0]["missed"] = source
         return
     # A Raft held at the start of a turn may carry its owner across now; either way it goes after this turn.
     ch["raft_ready"] = any(passive(i).get("raft") for i in ch["items"])
@@ -261,7 +265,12 @@ def t_end_turn(state: State, t: Task, events: list[Event]) -> None:
     if not alive(ch):
         return
     if tradeable(state, ch) or (ch["spells"] and can_cast(state, seat)):
-        ask(state, seat, "end")
+        ask(state, seat, "end", **missed_turn(t))
+
+
+def missed_turn(item: dict[str, Any]) -> dict[str, Any]:
+    """The mark of a turn's end on a missed turn (with what cost the turn), carried from task to prompt and back."""
+    return {"missed": item["missed"]} if "missed" in item else {}
 
 
 def tradeable(state: State, ch: Char) -> list[str]:
@@ -361,6 +370,7 @@ def new_character(state: State, seat: int, cid: str, events: list[Event]) -> Cha
         "tcraft": 0,
         "tsince": -1,
         "miss": 0,
+        "lost": [],  # what cost each turn owed in "miss", in order
         "quest": None,
         "qdone": 0,
         "qflag": False,
@@ -423,17 +433,20 @@ def add_stat(state: State, seat: int, kind: str, n: int, events: list[Event], so
     """Gain or lose Strength/Craft counters; losses never go below the printed value. A toad's changes are
     kept apart and vanish when it turns back."""
     ch = state["chars"][seat]
-    key = (
-        ("tstr" if kind == "strength" else "tcraft")
-        if is_toad(ch)
-        else ("str" if kind == "strength" else "craft")
-    )
+    key = counter_key(ch, kind)
     before = ch[key]
     ch[key] = max(0, ch[key] + n)
     if ch[key] != before:
         events.append(
             {"type": "StatChanged", "seat": seat, "stat": kind, "by": ch[key] - before, "source": source}
         )
+
+
+def counter_key(ch: Char, kind: str) -> str:
+    """Where a character's gained Strength or Craft counters are kept (a toad's apart)."""
+    if is_toad(ch):
+        return "tstr" if kind == "strength" else "tcraft"
+    return "str" if kind == "strength" else "craft"
 
 
 def gain_life(state: State, seat: int, n: int, events: list[Event]) -> None:
@@ -536,12 +549,17 @@ def lose_life(state: State, seat: int, n: int, src: str, armour: bool = False, b
     push(state, {"t": "life_loss", "s": seat, "n": n, "src": src, "arm": armour, "by": by})
 
 
-def miss_turn(state: State, seat: int, events: list[Event]) -> None:
+def owe_turn(ch: Char, source: str) -> None:
+    ch["miss"] += 1
+    ch["lost"].append(source)
+
+
+def miss_turn(state: State, seat: int, events: list[Event], source: str) -> None:
     """Losing a turn: with cards still to encounter the rest of this turn is the lost turn ("now" in the event);
     otherwise the next turn is skipped. Either way the turn ends now."""
     if seat != state["seat"]:
         events.append({"type": "TurnLost", "seat": seat})
-        state["chars"][seat]["miss"] += 1
+        owe_turn(state["chars"][seat], source)
         return
     pending = False
     for item in state["q"]:
@@ -551,7 +569,7 @@ def miss_turn(state: State, seat: int, events: list[Event]) -> None:
             pending = True
     events.append({"type": "TurnLost", "seat": seat, **({"now": True} if pending else {})})
     if not pending:
-        state["chars"][seat]["miss"] += 1
+        owe_turn(state["chars"][seat], source)
     cut_turn(state)
 
 
@@ -1042,7 +1060,8 @@ def t_spell_fx(state: State, t: Task, events: list[Event]) -> None:
         state["peek"][str(seat)] = top
         events.append({"type": "DeckPeeked", "seat": seat, "cards": top, "private": [seat]})
     elif spell == "healing":
-        heal(state, target, None, events)
+        if not heal(state, target, None, events):
+            no_effect(events, target, "full_life", spell)
     elif spell == "hex":
         state["hexes"].append({"space": args["space"], "by": seat, "left": 3 * len(live_seats(state))})
         state["spl_disc"].remove("hex")
@@ -2057,7 +2076,9 @@ def t_card(state: State, t: Task, events: list[Event]) -> None:
         foe = enemy_foe(insts)
         push(state, combat_task(seat, foe, "card", sp=space))
     elif kind == "stranger":
-        if not meets(state, ch, entry.get("requires")):
+        unmet = unmet_requirement(state, ch, entry.get("requires"))
+        if unmet:
+            no_effect(events, seat, unmet[0], inst["c"], **unmet[1])
             return
         ops = entry["effects"]
         if entry.get("after") == "vanish_on_use":
@@ -2071,17 +2092,32 @@ def t_card(state: State, t: Task, events: list[Event]) -> None:
     elif "gold" in entry:
         remove_from_board(state, space, inst["u"])
         discard(state, inst)
+        if not supply(state, "gold"):
+            no_effect(events, seat, "no_gold", inst["c"])
         gain_gold(state, seat, entry["gold"], events)
-    elif can_hold(ch, inst) and not (entry.get("passive", {}).get("hire") and ch["gold"] < 1):
+    elif not can_hold(ch, inst):  # bound to another alignment, or a Follower while the Hag drives them off
+        forbid = passive(inst).get("forbid")
+        if forbid == ch["align"]:
+            no_effect(events, seat, "forbidden", inst["c"], alignment=forbid)
+        else:
+            no_effect(events, seat, "hag", inst["c"])
+    elif entry.get("passive", {}).get("hire") and ch["gold"] < 1:
+        no_effect(events, seat, "cannot_hire", inst["c"])
+    else:
         ask(state, seat, "take", card=inst["u"], sp=space)
 
 
-def meets(state: State, ch: Char, req: dict[str, Any] | None) -> bool:
+def unmet_requirement(
+    state: State, ch: Char, req: dict[str, Any] | None
+) -> tuple[str, dict[str, Any]] | None:
+    """Why a Stranger grants this character nothing (a Craft too low, another alignment), with its figure."""
     if not req:
-        return True
+        return None
     if "craft_min" in req and craft(state, ch) < req["craft_min"]:
-        return False
-    return not ("alignment" in req and ch["align"] != req["alignment"])
+        return "needs_craft", {"n": req["craft_min"]}
+    if "alignment" in req and ch["align"] != req["alignment"]:
+        return "needs_alignment", {"alignment": req["alignment"]}
+    return None
 
 
 @prompt("hostile")
@@ -2114,6 +2150,12 @@ def a_hostile_event(state: State, p: Prompt, action: Action, events: list[Event]
 @prompt("take")
 def p_take(state: State, p: Prompt) -> list[Action]:
     return [{"type": "take", "card": p["card"]}, {"type": "leave", "card": p["card"]}]
+
+
+def hire_price(state: State, p: Prompt) -> int:
+    """What taking the card a "take" prompt offers costs (a Follower hired: the Mercenary); 0 if nothing."""
+    inst = next((i for i in state["board"].get(str(p["sp"]), []) if i["u"] == p["card"]), None)
+    return passive(inst).get("hire", 0) if inst else 0
 
 
 @prompt("take!")
@@ -2271,8 +2313,9 @@ def enemy_killed(state: State, seat: int) -> None:
         ch["qflag"] = True
 
 
-def combat_scores(state: State, t: Task, dice: list[int]) -> tuple[int, int]:
-    """A fight's battle scores with these attack dice: the character's (its best die) and the foe's."""
+def combat_values(state: State, t: Task) -> tuple[int, int]:
+    """A fight's values before the dice: the character's battle Strength (Craft against a spirit) and the foe's,
+    with what the space adds to the foe's roll (the Runes)."""
     ch = state["chars"][t["s"]]
     foe = t["foe"]
     if psychic_foe(foe):
@@ -2281,8 +2324,19 @@ def combat_scores(state: State, t: Task, dice: list[int]) -> tuple[int, int]:
     else:
         mine = battle_strength(state, ch, foe)
         foe_value = mine if foe.get("mirror") else foe["strength"]
-    if t["sp"] is not None and t["sp"] != CROWN and SPACES[t["sp"]].get("passive", {}).get("creature_bonus"):
-        foe_value += SPACES[t["sp"]]["passive"]["creature_bonus"]
+    return mine, foe_value + creature_bonus(t)
+
+
+def creature_bonus(t: Task) -> int:
+    """What the fight's space adds to a creature's attack roll (the Runes: 2)."""
+    if t["sp"] is None or t["sp"] == CROWN:
+        return 0
+    return SPACES[t["sp"]].get("passive", {}).get("creature_bonus", 0)
+
+
+def combat_scores(state: State, t: Task, dice: list[int]) -> tuple[int, int]:
+    """A fight's battle scores with these attack dice: the character's (its best die) and the foe's."""
+    mine, foe_value = combat_values(state, t)
     return mine + max(dice), foe_value + t["foe_roll"]
 
 
@@ -2371,6 +2425,10 @@ def t_fx(state: State, t: Task, events: list[Event]) -> None:
     if len(ops) > 1:
         push(state, {**t, "ops": ops[1:]})
     op = ops[0]
+    why = futile_op(state, seat, op)
+    if why:
+        stat = {"stat": op["op"].removeprefix("lose_")} if why == "printed_value" else {}
+        no_effect(events, seat, why, fx_source(t), **stat)
     OPS[op["op"]](state, seat, op, t, events)
 
 
@@ -2395,6 +2453,52 @@ def protected(state: State, ch: Char, unless: str | None) -> bool:
     if unless == "chapel_safe":
         return ch["align"] == "evil" and has_passive(state, ch, "chapel_safe_evil") is not None
     return False
+
+
+def futile_op(state: State, seat: int, o: dict[str, Any]) -> str | None:
+    """Why the effect `o` would do nothing for `seat` now: a limit reached (the Spell limit, full life, no Toad
+    left, a Strength already at its printed value), nothing to lose (no gold, no Follower) or a quest under way;
+    None when it would do something."""
+    ch = state["chars"][seat]
+    name = o["op"]
+    if name in ("gain_spell", "fill_spells"):
+        if len(ch["spells"]) >= max_spells(state, ch):
+            return "spell_limit"
+        if not state["spl"] and not state["spl_disc"]:
+            return "no_spells"
+    elif name == "heal" and ch["life"] >= card_of(ch)["life"]:
+        return "full_life"
+    elif name == "replenish_fate" and ch["fate"] >= card_of(ch)["fate"]:
+        return "full_fate"
+    elif name in ("replenish_fate", "gain_fate") and not supply(state, "fate"):
+        return "no_fate"
+    elif name == "gain_gold" and not supply(state, "gold"):
+        return "no_gold"
+    elif name == "gain_talisman" and state["tal"] <= 0:
+        return "no_talismans"
+    elif name == "toad" and ch["toad"] == 0 and not supply(state, "toads"):
+        return "no_toads"
+    elif name in ("lose_strength", "lose_craft") and ch[counter_key(ch, name.removeprefix("lose_"))] == 0:
+        return "printed_value"
+    elif name in ("lose_gold", "steal_gold_to") and ch["gold"] == 0:
+        return "no_gold_held"
+    elif name == "lose_follower" and not ch["fol"]:
+        return "no_followers"
+    elif name == "quest" and ch["quest"] is not None:
+        return "on_quest"
+    return None
+
+
+def futile(state: State, seat: int, ops: list[dict[str, Any]]) -> str | None:
+    """Why a list of effects would do nothing at all for `seat` now (see futile_op), or None."""
+    whys = [futile_op(state, seat, o) for o in ops]
+    return whys[0] if whys and all(whys) else None
+
+
+def no_effect(events: list[Event], seat: int, why: str, source: str, **facts: Any) -> None:
+    """Tell that an effect or an encounter did nothing, and why (see futile_op), with the figures that say it (a
+    stat, an alignment): a choice or an encounter is never silently void."""
+    events.append({"type": "NoEffect", "seat": seat, "why": why, "source": source, **facts})
 
 
 def fx_source(t: Task) -> str:
@@ -2471,7 +2575,7 @@ def op_toad(state: State, seat: int, o: dict[str, Any], t: Task, events: list[Ev
 
 @op("miss_turn")
 def op_miss_turn(state: State, seat: int, o: dict[str, Any], t: Task, events: list[Event]) -> None:
-    miss_turn(state, seat, events)
+    miss_turn(state, seat, events, fx_source(t))
 
 
 @op("miss_turn_if_below")
@@ -2479,7 +2583,7 @@ def op_miss_if(state: State, seat: int, o: dict[str, Any], t: Task, events: list
     ch = state["chars"][seat]
     value = strength(state, ch) if o["stat"] == "strength" else craft(state, ch)
     if value < o["value"]:
-        miss_turn(state, seat, events)
+        miss_turn(state, seat, events, fx_source(t))
 
 
 @op("set_alignment")
@@ -2662,9 +2766,9 @@ def op_all_miss(state: State, seat: int, o: dict[str, Any], t: Task, events: lis
     for other in live_seats(state):
         ch = state["chars"][other]
         if alive(ch) and ch["align"] != o["except_alignment"] and other != seat:
-            miss_turn(state, other, events)
+            miss_turn(state, other, events, fx_source(t))
     if state["chars"][seat]["align"] != o["except_alignment"]:
-        miss_turn(state, seat, events)
+        miss_turn(state, seat, events, fx_source(t))
 
 
 def same_region(state: State, seat: int) -> list[int]:
@@ -2680,8 +2784,8 @@ def same_region(state: State, seat: int) -> list[int]:
 def op_region_miss(state: State, seat: int, o: dict[str, Any], t: Task, events: list[Event]) -> None:
     for other in same_region(state, seat):
         if other != seat:
-            miss_turn(state, other, events)
-    miss_turn(state, seat, events)
+            miss_turn(state, other, events, fx_source(t))
+    miss_turn(state, seat, events, fx_source(t))
 
 
 @op("region_lose_life")
@@ -2860,6 +2964,8 @@ def quest_complete(state: State, seat: int, events: list[Event]) -> bool:
     inst = take_talisman(state)
     if inst:
         gain_card(state, seat, inst, events)
+    else:
+        no_effect(events, seat, "no_talismans", SPACES[WARLOCK]["kind"])
     return True
 
 
@@ -3055,6 +3161,41 @@ def p_shop(state: State, p: Prompt) -> list[Action]:
     return acts
 
 
+def shop_closed(state: State, p: Prompt) -> dict[str, str]:
+    """The services of a shop that offer the character nothing now, each with why (what p_shop checks): the
+    Sorcerer at the Spell limit leaves only "Done", which must not read as a shop that forgot its wares."""
+    ch = state["chars"][p["seat"]]
+    closed: dict[str, str] = {}
+    for svc in p["services"]:
+        kind = svc["service"]
+        if kind == "buy" and not any(
+            ch["gold"] >= price and state["shop"].get(item, 0) > 0 for item, price in svc["prices"].items()
+        ):
+            stocked = any(state["shop"].get(item, 0) > 0 for item in svc["prices"])
+            closed[kind] = "short_of_gold" if stocked else "sold_out"
+        elif kind == "heal":
+            if ch["life"] >= card_of(ch)["life"]:
+                closed[kind] = "full_life"
+            elif ch["gold"] < svc["price"]:
+                closed[kind] = "short_of_gold"
+        elif kind == "royal_heal" and "royal" not in p["used"] and ch["life"] >= card_of(ch)["life"]:
+            if any(passive(f).get("royal") for f in ch["fol"]):
+                closed[kind] = "full_life"
+        elif kind == "fate":
+            if ch["fate"] >= card_of(ch)["fate"]:
+                closed[kind] = "full_fate"
+            elif ch["gold"] < svc["price"]:
+                closed[kind] = "short_of_gold"
+        elif kind == "spell" and "spell" not in p["used"]:
+            if len(ch["spells"]) >= max_spells(state, ch):
+                closed[kind] = "spell_limit"
+            elif ch["gold"] < svc["price"]:
+                closed[kind] = "short_of_gold"
+        elif kind == "train" and ch["gold"] < svc["price"]:
+            closed[kind] = "short_of_gold"
+    return closed
+
+
 @prompt("shop!")
 def a_shop(state: State, p: Prompt, action: Action, events: list[Event]) -> None:
     seat = p["seat"]
@@ -3107,7 +3248,7 @@ def a_shop(state: State, p: Prompt, action: Action, events: list[Event]) -> None
     elif kind == "train":
         lose_gold(state, seat, 3, events)
         add_stat(state, seat, action["stat"], 1, events, "instructor")
-        ch["miss"] += 1
+        owe_turn(ch, "instructor")
         events.append({"type": "TurnLost", "seat": seat})
     ask(state, seat, "shop", **again)
 
@@ -3205,11 +3346,12 @@ def p_end(state: State, p: Prompt) -> list[Action]:
 def a_end(state: State, p: Prompt, action: Action, events: list[Event]) -> None:
     if action["type"] == "end_turn":
         return
+    end = {"t": "end_turn", **missed_turn(p)}
     if action["type"] == "trade_trophies":
         trade_trophies(state, p["seat"], action["stat"], events)
-        push(state, {"t": "end_turn"})
+        push(state, end)
     else:
-        start_cast(state, p["seat"], action["spell"], "own_end", {"t": "end_turn"}, events)
+        start_cast(state, p["seat"], action["spell"], "own_end", end, events)
 
 
 def legal(state: State, seat: int) -> list[Action]:

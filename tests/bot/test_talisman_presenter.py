@@ -434,7 +434,8 @@ def test_moves_name_the_roll_and_what_waits_at_each_destination_and_a_shop_its_p
             said = game.status_text(view, NAMES, "en")
             assert f"(rolled {prompt['rolled']})" in said if "rolled" in prompt else "rolled" not in said
             for action in engine.legal_actions(state, seat):
-                cards = view["board"].get(str(action["to"]), [])
+                # a move to the Plain of Peril stops at the Portal, and names it
+                cards = view["board"].get(str(action["to"]), []) if action["route"][-1] != "p" else []
                 label = game.action_text(action, view, "en")
                 if cards:
                     assert game.thing_name(cards[0]["card"], "en") in label, label

@@ -55,6 +55,20 @@ def act(state: dict[str, Any], action: dict[str, Any]) -> tuple[dict[str, Any], 
     return talisman.apply(state, seat, action)
 
 
+def arrive(state: dict[str, Any], space: int, die: int = 1) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """Seat 0 rolls `die` and moves onto `space`, which lies that far clockwise in its ring, and encounters it
+    (holding Spells, it is first asked whether to cast one)."""
+    ch = state["chars"][0]
+    ch["space"], ch["fate"] = (space - die) % 24 if space < 24 else 24 + (space - 24 - die) % 16, 0
+    start_turn(state)
+    rig(state, [die])
+    state, _ = act(state, {"type": "roll_move"})
+    state, events = act(state, {"type": "move", "route": "cw", "to": space})
+    if state["p"] and state["p"]["k"] == "after_move":
+        state, events = act(state, {"type": "encounter"})
+    return state, events
+
+
 def give(state: dict[str, Any], seat: int, card: str, origin: str = "a") -> dict[str, Any]:
     inst = new_inst(state, card, origin)
     ch = state["chars"][seat]

@@ -1,0 +1,301 @@
+"""From a player's seat (a review through the bot): a choice or an encounter that a limit leaves with nothing to
+do says so, a fight or a toll shows its numbers on its buttons, a missed turn says it is missed and what is left
+to do in it, and a move to the Portal of Power names the Portal, where it stops."""
+
+from __future__ import annotations
+
+import inspect
+import random
+import re
+
+from bot import i18n
+from bot.chooser import Chosen, Prompt, narrow, picker_actions
+from bot.games import presenter
+from engines.talisman import rules
+from engines.talisman.data import KIND_INDEX, SENTINEL
+from tests.engines.talisman.helpers import act, arrive, on_top, place, rig, start_turn, table
+
+GAME = presenter("talisman")
+ENGINE = GAME.engine
+NAMES = ["Tom", "Ana"]
+FIELDS = 1
+CASTLE = KIND_INDEX["castle"]
+# A text never shows a blank, a code or a missing value.
+UNCLEAN = re.compile(r"\{|\}|None|[a-z]+_[a-z_]+")
+
+
+def _labels(state, seat: int, locale: str = "en") -> list[str]:
+    view = ENGINE.view(state, seat)
+    step = narrow(ENGINE.legal_actions(state, seat), [])
+    assert isinstance(step, Prompt)
+    return GAME.value_labels(step.key, step.values, step.chosen, view, locale)
+
+
+def _facts(state, seat: int, locale: str = "en") -> list[str]:
+    view = ENGINE.view(state, seat)
+    step = narrow(ENGINE.legal_actions(state, seat), [])
+    if isinstance(step, Chosen):
+        return GAME.lone_choice_facts(step.action, view, locale)
+    return GAME.choice_facts(step.key, step.values, step.chosen, view, locale)
+
+
+def _said(events, state, locale: str) -> list[str]:
+    view = ENGINE.view(state, None)
+    return [text for e in events if (text := GAME.event_text(e, NAMES, view, locale))]
+
+
+def test_every_reason_for_nothing_happening_reads_cleanly_in_every_language():
+    """Every reason the rules give for an effect or encounter doing nothing (futile_op's, those told from an
+    encounter) is told as an event line; those a button or a shop's line gives (futile_op's, shop_closed's) also
+    as a short reason addressed to the player."""
+    offered = set(re.findall(r'return "(\w+)"', inspect.getsource(rules.futile_op)))
+    told = offered | set(re.findall(r'no_effect\(events, \w+, "(\w+)"', inspect.getsource(rules)))
+    told |= set(re.findall(r'return "(\w+)", ', inspect.getsource(rules.unmet_requirement)))
+    offered |= set(re.findall(r'closed\[kind\] = "(\w+)"', inspect.getsource(rules.shop_closed)))
+    assert {"spell_limit", "full_life", "needs_alignment", "cannot_hire"} <= told
+    assert {"spell_limit", "full_life", "full_fate", "short_of_gold"} <= offered
+    facts = {"stat": "strength", "alignment": "good", "n": 4}
+    for locale in i18n.LOCALES:
+        for why in offered:
+            reason = GAME.t(f"why.{why}", locale)
+            assert GAME.has(f"why.{why}") and not UNCLEAN.search(reason), (why, locale)
+        for why in told:
+            event = {"type": "NoEffect", "seat": 0, "why": why, "source": "fairy", **facts}
+            text = GAME.event_text(event, NAMES, {}, locale)
+            assert text and GAME.has(f"event.NoEffect.{why}") and not UNCLEAN.search(text), (why, locale)
+            assert GAME.thing_name("fairy", locale) in text and "Tom" in text
+
+
+def test_the_fairys_spell_at_the_spell_limit_says_on_its_button_and_afterwards_that_it_does_nothing():
+    state = table(["elf", "troll"])
+    state["chars"][0]["spells"] = ["healing", "teleport"]
+    place(state, FIELDS, "fairy")
+    state, _ = arrive(state, FIELDS)
+    assert "A Spell — no effect: you are at your Spell limit" in _labels(state, 0)
+    assert "주문 1장 — 효과 없음: 주문 한도에 참" in _labels(state, 0, "ko")
+    assert "+1 Strength" in _labels(state, 0)  # the others as they were
+    state, events = act(state, {"type": "choose", "option": "spell"})
+    assert "Tom is already at their Spell limit: no Spell is taken (Fairy)." in _said(events, state, "en")
+    assert "Tom님은 이미 주문 한도만큼 가지고 있어 주문을 받지 못합니다(요정)." in _said(events, state, "ko")
+
+
+def test_the_healer_at_full_life_says_there_is_nothing_to_heal():
+    state = table(["troll", "wizard"])
+    place(state, FIELDS, "healer")
+    state, events = arrive(state, FIELDS)
+    assert "Tom is at full life: there is nothing to heal (Healer)." in _said(events, state, "en")
+    assert "Tom님은 생명력이 가득 차 있어 회복할 것이 없습니다(치유사)." in _said(events, state, "ko")
+
+
+def test_the_sorcerer_at_the_spell_limit_says_why_done_is_the_only_button():
+    state = table(["wizard", "troll"])
+    state["chars"][0].update(spells=["healing", "hex"], gold=3)
+    place(state, FIELDS, "sorcerer")
+    state, _ = arrive(state, FIELDS)
+    assert _facts(state, 0) == ["Not open to you here now: Buy a Spell (you are at your Spell limit)."]
+    assert _facts(state, 0, "ko") == ["지금 여기서 할 수 없는 것: 주문 사기(주문 한도에 참)."]
+
+
+def test_a_bandits_buttons_show_its_strength_against_yours_and_its_price():
+    state = table(["warrior", "troll"])
+    state["chars"][0]["gold"] = 2
+    place(state, FIELDS, "bandit")
+    state, _ = arrive(state, FIELDS)
+    labels = _labels(state, 0)
+    assert "Fight (Strength 4 against your 4)" in labels and "Pay it off (1 gold)" in labels
+    assert "싸우기 (힘 4 대 내 4)" in _labels(state, 0, "ko") and "돈으로 무마 (금화 1)" in _labels(
+        state, 0, "ko"
+    )
+    assert _facts(state, 0)[0].startswith("The Bandit: Strength 4; yours in this battle: 4.")
+    assert _facts(state, 0, "ko")[0].startswith("산적: 힘 4, 이번 전투에서 내 힘: 4.")
+    view = ENGINE.view(state, 0)
+    assert GAME.action_text({"type": "pay_off"}, view, "en") == "Pay the foe off (1 gold)"
+
+
+def test_a_lone_fight_button_comes_with_the_fight_s_numbers():
+    state = table(["wizard", "troll"])
+    place(state, KIND_INDEX["runes"], "ghost")
+    state, _ = arrive(state, KIND_INDEX["runes"])
+    assert ENGINE.legal_actions(state, 0) == [{"type": "fight"}]
+    view = ENGINE.view(state, 0)
+    assert GAME.action_text({"type": "fight"}, view, "en") == "Fight (Craft 6 against your 5)"
+    (fact,) = _facts(state, 0)
+    assert fact.startswith("The Ghost: Craft 6; yours in this battle: 5.")
+    assert fact.endswith("(Its 6 includes 2 that this space adds to its roll.)")
+
+
+def test_the_black_knight_s_choice_says_what_paying_and_not_paying_cost():
+    state = table(["warrior", "troll"])
+    state["chars"][0]["gold"] = 2
+    state, _ = arrive(state, KIND_INDEX["black_knight"])
+    assert sorted(_labels(state, 0)) == ["Don't pay: lose 1 life", "Pay the gold: lose 1 gold"]
+    assert sorted(_labels(state, 0, "ko")) == ["금화 내기: 금화 1개 잃음", "내지 않기: 생명력 1 잃음"]
+
+
+def test_a_stranger_who_grants_nothing_to_this_character_says_why():
+    state = table(["warrior", "troll"])  # neutral: the Fairy meets only good characters
+    place(state, FIELDS, "fairy")
+    state, events = arrive(state, FIELDS)
+    assert "Tom is not good: nothing comes of it (Fairy)." in _said(events, state, "en")
+    assert "Tom님은 선 성향이 아니어서 아무 일도 일어나지 않습니다(요정)." in _said(events, state, "ko")
+
+
+def test_a_mercenary_found_says_what_hiring_it_costs():
+    state = table(["warrior", "troll"])
+    state["chars"][0]["gold"] = 2
+    place(state, FIELDS, "mercenary")
+    state, _ = arrive(state, FIELDS)
+    assert _labels(state, 0) == ["Take it (1 gold)", "Leave it"]
+    take = ENGINE.legal_actions(state, 0)[0]
+    assert GAME.action_text(take, ENGINE.view(state, 0), "ko") == "용병 가져가기 (금화 1)"
+
+
+def test_the_vampire_s_toll_names_the_lives_it_takes():
+    state = table(["warrior", "troll"])
+    state["chars"][0]["fol"] = [{"u": 900, "c": "maiden", "o": "a"}]
+    rules.ask(state, 0, "vampire", n=2)
+    assert "Lose 2 life" in _labels(state, 0) and "생명력 2 잃기" in _labels(state, 0, "ko")
+
+
+def _evil_darkness_leaves_the_elf_at_the_end_of_her_missed_turn(characters=("warrior", "elf", "wizard")):
+    """The Warrior draws Evil Darkness: the Elf (good) misses her next turn; the Wizard (evil) does not."""
+    state = table(list(characters))
+    state["chars"][0].update(space=FIELDS - 1, fate=0)
+    on_top(state, "evil_darkness")
+    start_turn(state)
+    rig(state, [1])
+    state, _ = act(state, {"type": "roll_move"})
+    state["chars"][1]["spells"] = ["teleport"]  # held, but cast at no end of a turn
+    state, events = act(state, {"type": "move", "route": "cw", "to": FIELDS})
+    assert state["p"]["k"] == "end" and state["p"]["seat"] == 1
+    return state, events
+
+
+def test_a_missed_turn_says_it_is_missed_and_why_in_its_log_its_status_and_its_picker():
+    state, events = _evil_darkness_leaves_the_elf_at_the_end_of_her_missed_turn()
+    assert "Ana misses this turn (Evil Darkness)." in " ".join(_said(events, state, "en"))
+    view = ENGINE.view(state, 1)
+    assert GAME.status_text(view, NAMES + ["Bo"], "en").endswith("Ana: misses this turn")
+    assert _facts(state, 1) == [
+        "You miss this turn (Evil Darkness): none of your Spells can be cast now, so all that is left is to end it."
+    ]
+    assert _facts(state, 1, "ko") == [
+        "이번 차례는 쉽니다(사악한 어둠). 지금 쓸 수 있는 주문이 없으니 차례를 마치면 됩니다."
+    ]
+
+
+def test_a_missed_turn_with_a_spell_to_cast_says_it_may_still_be_cast():
+    state = table(["warrior", "wizard"])
+    state["chars"][1].update(spells=["destroy_magic"], lost=["tavern"], miss=1)
+    start_turn(state, 1)
+    assert _facts(state, 1) == [
+        "You miss this turn (Tavern): you may still cast a Spell, then end your turn."
+    ]
+    assert _facts(state, 1, "es") == [
+        "Pierdes este turno (Taberna): aún puedes lanzar un hechizo y luego acabar tu turno."
+    ]
+
+
+async def _picker(state, seat: int, players: int, locale: str):
+    from bot.picker import Picker
+    from bot.service import ACTIVE, GameRow, SeatRow, Table
+
+    row = GameRow(
+        [SeatRow(seat=n, user_id=10 + n, display_name=f"P{n}") for n in range(players)],
+        id=1,
+        version=7,
+        status=ACTIVE,
+        state=ENGINE.dump(state),
+    )
+
+    class Host:
+        service = None
+
+    return await Picker(Host()).message(Table(row, ENGINE, state), seat, [], locale, [])  # type: ignore[arg-type]
+
+
+async def test_the_picker_of_a_missed_turn_shows_the_line_over_its_one_button():
+    state, _ = _evil_darkness_leaves_the_elf_at_the_end_of_her_missed_turn()
+    for locale in i18n.LOCALES:
+        text, view = await _picker(state, 1, 3, locale)
+        assert _facts(state, 1, locale)[0] in text
+        assert len(view.children) == 1  # type: ignore[union-attr]
+
+
+async def test_a_missed_turn_whose_next_turn_follows_at_once_says_the_choice_is_for_that_turn():
+    """Two players, both missing a turn: the picker offers the end of this one with her next turn's first move."""
+    state, _ = _evil_darkness_leaves_the_elf_at_the_end_of_her_missed_turn(("warrior", "elf"))
+    text, view = await _picker(state, 1, 2, "en")
+    assert (
+        "You miss this turn (Evil Darkness): none of your Spells can be cast in it. What you choose below"
+        in text
+    )
+    assert len(view.children) == 2  # type: ignore[union-attr]  # her next turn: roll, or cast Teleport
+
+
+def _rolled(space: int, die: int, fate: int = 0):
+    state = table(["warrior", "troll"])
+    state["chars"][0].update(space=space, fate=fate)
+    start_turn(state)
+    rig(state, [die])
+    state, _ = act(state, {"type": "roll_move"})
+    return state
+
+
+def test_a_move_to_the_portal_names_the_portal_where_it_stops_not_the_plain_beyond():
+    state = _rolled(CASTLE, 2)  # clockwise onto the Portal with a step to spare
+    assert {"type": "move", "to": 40, "route": "cw-p"} in ENGINE.legal_actions(state, 0)
+    labels = _labels(state, 0)
+    assert "Portal of Power (25), to open it · clockwise" in labels, labels
+    assert not any("Plain of Peril" in label or "stop at" in label for label in labels)
+    view = ENGINE.view(state, 0)
+    move = {"type": "move", "to": 40, "route": "cw-p"}
+    assert GAME.action_text(move, view, "en") == "Move clockwise to Portal of Power (25) and try to open it"
+    assert GAME.action_text(move, view, "ko") == "시계 방향으로 힘의 차원문(25)까지 가서 열기 시도"
+    assert "힘의 차원문(25)에서 열기 시도 · 시계 방향" in _labels(state, 0, "ko")
+
+
+def test_a_move_to_the_portal_kept_with_the_roll_names_the_portal_too():
+    """With fate, keeping the roll and moving are one choice: its label is drawn before the move is asked."""
+    state = _rolled(CASTLE, 2, fate=1)
+    offered = picker_actions(ENGINE, state, 0)
+    step = narrow(offered, [])
+    assert isinstance(step, Prompt)
+    labels = GAME.value_labels(step.key, step.values, step.chosen, ENGINE.view(state, 0), "en")
+    assert any("Portal of Power (25), to open it" in label for label in labels), labels
+    assert not any("Plain of Peril" in label for label in labels), labels
+
+
+def test_a_move_over_the_bridge_to_the_portal_says_the_sentinel_is_fought_on_the_way():
+    state = _rolled(SENTINEL, 5)
+    assert {"type": "move", "to": 40, "route": "x-ccw-p"} in ENGINE.legal_actions(state, 0)
+    labels = _labels(state, 0)
+    assert "Portal of Power (25), to open it · over the bridge (Sentinel fight, 9) → anticlockwise" in labels
+
+
+def test_every_new_label_and_line_fits_and_reads_cleanly_in_bot_games():
+    """Bot games through every situation this touches: labels within Discord's limits, no blank or code."""
+    rng = random.Random(1)
+    seen: set[str] = set()
+    for seed in range(12):
+        state = ENGINE.new_game(3, ENGINE.validate_options({}), seed)
+        for _ in range(1500):
+            if ENGINE.outcome(state) is not None:
+                break
+            seat = ENGINE.to_act(state)[0]
+            prompt = state["p"] or {}
+            if prompt.get("k") in ("either", "combat", "shop", "end", "route", "vampire"):
+                seen.add(prompt["k"])
+                for locale in i18n.LOCALES:
+                    for line in [*_labels_or_lone(state, seat, locale), *_facts(state, seat, locale)]:
+                        assert line and not UNCLEAN.search(line) and len(line) <= 400, (line, locale)
+            state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, rng.randrange(1 << 20)))
+    assert {"either", "combat", "shop", "end", "route"} <= seen
+
+
+def _labels_or_lone(state, seat: int, locale: str) -> list[str]:
+    view = ENGINE.view(state, seat)
+    step = narrow(ENGINE.legal_actions(state, seat), [])
+    if isinstance(step, Chosen):
+        return [GAME.action_text(step.action, view, locale)]
+    return GAME.value_labels(step.key, step.values, step.chosen, view, locale)
