@@ -395,7 +395,8 @@ class RollForTheGalaxyPresenter(GamePresenter):
         drawn = [] if view.get("shortage") else _drawn(me)
         for tile in [chosen["tile"]] if chosen.get("tile") in drawn else drawn:
             lines += [self.side_fact(D.TILE_SIDES[tile][kind], locale) for kind in ("development", "world")]
-        if types & {"trade", "consume"}:
+        # Shipping's payoffs once its shippers are out; a chain reaching it from Produce is told at its step.
+        if types & {"trade", "consume"} and "shippers" in me["task"]:
             lines += self.ship_facts(me, types, locale)
         if types & {"recruit", "reclaim"}:
             lines.append(self.manage_fact(me, locale))

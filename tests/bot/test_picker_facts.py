@@ -509,3 +509,29 @@ def test_labels_too_long_for_their_kinds_still_tell_trading_from_consuming(seed,
     assert all(0 < len(label) <= 100 for label in labels)
     assert len(set(labels)) == len(labels), labels
     assert any("Comerciar" in label for label in labels)
+
+
+@pytest.mark.parametrize("name", ["druids", "roll_player", "roll_for_the_galaxy", "talisman"])
+def test_every_step_of_seeded_games_has_its_facts_in_every_language(name):
+    """Along the built-in player's games, every picker step's facts (a chain that reaches shipping from Produce,
+    a lone choice) are told in every language within a message, or not at all: never an error that leaves the
+    mover without a picker."""
+    import random
+
+    game = presenter(name)
+    engine = game.engine
+    for seed in (1, 2):
+        state, rng = engine.new_game(2, engine.validate_options({}), seed), random.Random(seed)
+        for number in range(60):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            offered, view, path = picker_actions(engine, state, seat), engine.view(state, seat), []
+            while isinstance(step := narrow(offered, path), Prompt):
+                for locale in i18n.LOCALES:
+                    facts = game.choice_facts(step.key, step.values, step.chosen, view, locale)
+                    assert sum(len(line) + 1 for line in facts) <= 1500, (name, seed, number, facts)
+                path.append(rng.randrange(len(step.values)))
+            for locale in i18n.LOCALES:
+                game.lone_choice_facts(step.action, view, locale)
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
