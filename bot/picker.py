@@ -52,6 +52,7 @@ ANSWER_AT_ONCE_WITHIN = 0.1  # seconds
 
 MOVES_NAMED = 5  # the moves named when typed words fit several, or only part of one
 PLAYED_FROM_KEPT = 2_000  # pickers remembered as played from, for telling a double click from a new one
+REPEAT_WITHIN = 3.0  # seconds after a click in which the same click again is taken for a double click
 OFFERS_KEPT = 50_000  # picker offers kept in all: a Druids turn offers up to some 1,500 of ~0.6 kB
 
 
@@ -82,9 +83,10 @@ class Picker:
         # was worked out from.
         self._offers: OrderedDict[tuple[int, int], _Offers] = OrderedDict()
         self._offers_size = 0
-        # Pickers a click played a move from, with the text that click saw. A second click on the same text (a
-        # double click, sent before the first one's answer replaced it) plays nothing and leaves that answer be.
-        self._played_from: OrderedDict[int, str] = OrderedDict()
+        # Pickers a click played a move from: the text it saw, what it clicked, and when. The same click on the
+        # same text soon after (a double click, sent before the first one's answer replaced it) plays nothing
+        # and leaves that answer be; later, it is a click like any other (two moves may read alike).
+        self._played_from: OrderedDict[int, tuple[tuple[Any, ...], float]] = OrderedDict()
 
     async def offered(self, table: Table, seat: int, actions: list[Any]) -> _Offers:
         """`offered`, worked out once per game state and seat; whole turns by a worker process, so the event
@@ -288,11 +290,15 @@ class Picker:
         otherwise; the move goes on either way. A repeat click on a picker already played from does nothing."""
         picker = interaction.message if interaction.message and interaction.message.flags.ephemeral else None
         if picker is not None:
-            if self._played_from.get(picker.id) == picker.content:
+            data = interaction.data or {}
+            click = (picker.content, data.get("custom_id"), tuple(data.get("values", ())))
+            now = asyncio.get_running_loop().time()
+            earlier = self._played_from.get(picker.id)
+            if earlier is not None and earlier[0] == click and now - earlier[1] < REPEAT_WITHIN:
                 if not interaction.response.is_done():
                     await _acknowledge(interaction)
                 return
-            self._played_from[picker.id] = picker.content
+            self._played_from[picker.id] = (click, now)
             while len(self._played_from) > PLAYED_FROM_KEPT:
                 self._played_from.popitem(last=False)
         answering = asyncio.ensure_future(self._play(table, interaction.user.id, step, locale))
