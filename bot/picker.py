@@ -308,7 +308,8 @@ class Picker:
                 await _acknowledge(interaction)
         edit, committed = await answering
         delivered = await _answer(interaction, edit, table.id)
-        if not delivered and picker is not None:  # the picker still shows its choices: a click may try again
+        if picker is not None and not (delivered and committed):
+            # Nothing played, or the picker still shows its choices: the same click again deserves its answer.
             self._played_from.pop(picker.id, None)
         if committed:
             await self.host.after_commit(table.id)
