@@ -83,9 +83,10 @@ class Picker:
         # was worked out from.
         self._offers: OrderedDict[tuple[int, int], _Offers] = OrderedDict()
         self._offers_size = 0
-        # Pickers a click played a move from: the text it saw, what it clicked, and when. The same click on the
-        # same text soon after (a double click, sent before the first one's answer replaced it) plays nothing
-        # and leaves that answer be; later, it is a click like any other (two moves may read alike).
+        # Pickers a click played a move from: the picker as it saw it (its text and when it was last edited),
+        # what it clicked, and when. The same click on the same picker soon after (a double click, sent before the
+        # first one's answer replaced it) plays nothing and leaves that answer be; a click on the picker the
+        # answer left is a click like any other, even where two moves in a row read alike.
         self._played_from: OrderedDict[int, tuple[tuple[Any, ...], float]] = OrderedDict()
 
     async def offered(self, table: Table, seat: int, actions: list[Any]) -> _Offers:
@@ -291,7 +292,8 @@ class Picker:
         picker = interaction.message if interaction.message and interaction.message.flags.ephemeral else None
         if picker is not None:
             data = interaction.data or {}
-            click = (picker.content, data.get("custom_id"), tuple(data.get("values", ())))
+            # the picker as the click saw it (a double click's second sees it unedited by the first), and the click
+            click = (picker.content, picker.edited_at, data.get("custom_id"), tuple(data.get("values", ())))
             now = asyncio.get_running_loop().time()
             earlier = self._played_from.get(picker.id)
             if earlier is not None and earlier[0] == click and now - earlier[1] < REPEAT_WITHIN:
