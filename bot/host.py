@@ -33,7 +33,7 @@ from engines.base import IllegalAction, visible_to
 
 log = logging.getLogger(__name__)
 
-LOG_LINE_MAX = 600  # one move's line in /game log, so one long reveal cannot crowd out the others
+LOG_LINE_MAX = 600  # one move's line in /play log, so one long reveal cannot crowd out the others
 BOT_MOVES_AT_ONCE = 200  # built-in moves in a row before the clock takes over (a bots-only stretch yields)
 
 
@@ -381,7 +381,7 @@ class GameHost:
         # The newest moves matter most: when the message would run over, the oldest lines give way, whole.
         while len(lines) > 1 and len(title) + sum(len(line) + 1 for line in lines) > MAX_CONTENT:
             lines.pop(0)
-        return clip("\n".join([title, *lines]))
+        return "\n".join([title, *lines])
 
     async def export(self, table: Table, locale: str) -> tuple[str, bytes]:
         """A finished game's full record, with each move's stored state; the moves are replayed from the seed
