@@ -91,9 +91,9 @@ def score_parts(view: dict[str, Any]) -> list[dict[str, int]]:
             out.append(dict(score_seat(seat, others, view["solo"])["parts"]) if seat["class"] else {})
         return out
     if game == "roll_for_the_galaxy":
-        from engines.roll_for_the_galaxy.scoring import score
+        from engines.roll_for_the_galaxy.scoring import score_in_view
 
-        finals = view.get("final") or [score(seat) for seat in view["seats"]]
+        finals = view.get("final") or [score_in_view(seat) for seat in view["seats"]]
         return [
             {"chips": f["chips"], "tiles": f["tiles"], "bonuses": sum(f["bonuses"].values())} for f in finals
         ]

@@ -12,6 +12,7 @@ the tiles it is scouting.
 
 from __future__ import annotations
 
+from collections import Counter
 from functools import lru_cache
 from typing import Any
 
@@ -19,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from engines.base import View
 from engines.roll_for_the_galaxy import data as D
-from engines.roll_for_the_galaxy.scoring import score
+from engines.roll_for_the_galaxy.scoring import score_in_view
 from render.common import (
     BACKGROUND,
     GOLD,
@@ -154,37 +155,12 @@ def _height(players: int) -> int:
     return min(WIDTH * 3 // 4, max(WIDTH // 2, TOP + players * 270))
 
 
-def _as_seat(s: dict[str, Any]) -> dict[str, Any]:
-    """A public seat in the shape the game's scoring reads: the dice rolled behind a screen count as owned (their
-    colours are public), workers at work from the task."""
-    task = s["task"] or {}
-    return {
-        "vp": s["vp"],
-        "credits": s["credits"],
-        "tableau": s["tableau"],
-        "cup": s["cup"] + s["rolled"],
-        "citizenry": s["citizenry"],
-        "dev_workers": s["dev_workers"],
-        "world_workers": s["world_workers"],
-        "rows": s["rows"] or {},
-        "dice": [],
-        "task": {
-            **{key: task[key] for key in ("queue", "producers") if key in task},
-            **{
-                key: [{"c": c, "v": v} for c, v in task[key]]
-                for key in ("explorers", "shippers")
-                if key in task
-            },
-        },
-    }
-
-
 def current_score(view: dict[str, Any], seat: int) -> int:
     """What the game would score the seat now (its final score once over): tiles, VP chips and bonuses."""
     s = view["seats"][seat]
     if s.get("score") is not None:
         return s["score"]
-    return score(_as_seat(s))["total"]
+    return score_in_view(s)["total"]
 
 
 def _at_work(view: dict[str, Any], s: dict[str, Any]) -> list[tuple[str, list[str]]]:
@@ -210,10 +186,7 @@ def _at_work(view: dict[str, Any], s: dict[str, Any]) -> list[tuple[str, list[st
 
 
 def _groups(colors: list[str]) -> list[tuple[str, int]]:
-    counts: dict[str, int] = {}
-    for color in sorted(colors, key=D.COLORS.index):
-        counts[color] = counts.get(color, 0) + 1
-    return list(counts.items())
+    return list(Counter(sorted(colors, key=D.COLORS.index)).items())
 
 
 def _dice_groups(image: Image.Image, x: int, cy: int, colors: list[str], room: int) -> int:

@@ -16,7 +16,6 @@ from bot.games.base import GamePresenter, bare_key
 from engines.base import Action, Event, View
 from engines.roll_for_the_galaxy import data as D
 from engines.roll_for_the_galaxy import rules as R
-from engines.roll_for_the_galaxy.engine import consume_vp
 from render import roll_for_the_galaxy as rftg_render
 
 # Keys whose value is a die colour, and keys whose value is a phase.
@@ -435,11 +434,7 @@ class RollForTheGalaxyPresenter(GamePresenter):
         return lines
 
     def trade_fact(self, me: dict[str, Any], world_color: str, locale: str) -> str:
-        price = D.TRADE_PRICE[world_color] + sum(
-            power["credits"]
-            for _, power in R.powers_of(me, "ship", "trade_bonus")
-            if world_color in power.get("world_colors", [world_color])
-        )
+        price = R.trade_price(me, world_color)
         cap = D.RULES["credit_cap"]
         if me["credits"] + price > cap:  # the engine stops credits at the cap
             return self.t("fact.trade_capped", locale, amount=price, cap=cap)
@@ -449,15 +444,9 @@ class RollForTheGalaxyPresenter(GamePresenter):
         self, me: dict[str, Any], shippers: list[str], good: str, world_color: str, locale: str
     ) -> str:
         """What consuming scores, by the shippers that score alike: a matching shipper scores more."""
-        bonus = [
-            power
-            for _, power in R.powers_of(me, "ship", "consume_bonus")
-            if world_color in power.get("world_colors", [world_color])
-        ]
-        credits = sum(power.get("credits", 0) for power in bonus)
         by_gain: dict[str, list[str]] = {}
         for shipper in shippers:
-            vp = consume_vp(shipper, good, world_color) + sum(power.get("vp", 0) for power in bonus)
+            vp, credits = R.consume_gain(me, shipper, good, world_color)
             gains = [self.t("gain.vp", locale, n=vp)]
             if credits:
                 gains.append(self.t("gain.credits", locale, n=credits))

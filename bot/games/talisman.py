@@ -36,14 +36,11 @@ BUTTON_LIMIT = 80
 
 # The shop's services a picker's move type buys (their prices are in the shop's prompt).
 SHOP_SERVICES = {"heal": "heal", "buy_fate": "fate", "buy_spell": "spell", "train": "train"}
-# The move whose label names each shop service that may be closed to a character (see rules.shop_closed).
-SERVICE_MOVES = {
+# The move whose label names each shop service that may be closed to a character (see rules.shop_closed): the
+# priced ones' moves above, and those named as their moves are.
+SERVICE_MOVES = {service: move for move, service in SHOP_SERVICES.items()} | {
     "buy": "buy",
-    "heal": "heal",
     "royal_heal": "royal_heal",
-    "fate": "buy_fate",
-    "spell": "buy_spell",
-    "train": "train",
 }
 
 

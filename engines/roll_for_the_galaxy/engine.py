@@ -1209,11 +1209,6 @@ def _ship_actions(state: State, seat: int) -> list[Action]:
     return actions + [{"type": "auto_ship"}]
 
 
-def consume_vp(shipper: str, good: str, world_color: str) -> int:
-    """1 chip, +1 if the good matches the world, +1 if the shipper does; purple matches every colour."""
-    return 1 + (good in (world_color, "purple")) + (shipper in (world_color, "purple"))
-
-
 def _take_shipper(p: R.Seat, color: str) -> None:
     # A power's extra shipper goes first: unused real shippers return to the cup, which beats the Citizenry.
     shippers = p["task"]["shippers"]
@@ -1236,10 +1231,7 @@ def _trade(
     p = state["seats"][seat]
     _take_shipper(p, shipper)
     color = _take_good(p, world_id, good)
-    price = D.TRADE_PRICE[color]
-    for _, power in R.powers_of(p, "ship", "trade_bonus"):
-        if color in power.get("world_colors", [color]):
-            price += power["credits"]
+    price = R.trade_price(p, color)
     events.append({"type": "GoodTraded", "seat": seat, "world": world_id, "good": good, "shipper": shipper})
     R.gain_credits(state, seat, price, events, "trade")
     if buy_vp:
@@ -1254,12 +1246,7 @@ def _consume(state: State, seat: int, shipper: str, world_id: str, good: str, ev
     p = state["seats"][seat]
     _take_shipper(p, shipper)
     color = _take_good(p, world_id, good)
-    vp = consume_vp(shipper, good, color)
-    credits = 0
-    for _, power in R.powers_of(p, "ship", "consume_bonus"):
-        if color in power.get("world_colors", [color]):
-            vp += power.get("vp", 0)
-            credits += power.get("credits", 0)
+    vp, credits = R.consume_gain(p, shipper, good, color)
     events.append({"type": "GoodConsumed", "seat": seat, "world": world_id, "good": good, "shipper": shipper})
     R.gain_vp(state, seat, vp, events, "consume")
     R.gain_credits(state, seat, credits, events, "consume")
@@ -1287,7 +1274,7 @@ def _apply_ship(state: State, seat: int, action: Action, events: list[Event]) ->
             best = max(
                 ((s, w, g) for s in shippers for w, g in _goods(p)),
                 key=lambda x: (
-                    consume_vp(x[0], x[2], D.side(x[1])["color"]),
+                    R.consume_vp(x[0], x[2], D.side(x[1])["color"]),
                     -R.COLOR_RANK[x[0]],
                     x[1],
                     x[2],

@@ -59,6 +59,31 @@ def powers_of(p: Seat, when: str, effect: str | None = None) -> list[tuple[str, 
     ]
 
 
+def consume_vp(shipper: str, good: str, world_color: str) -> int:
+    """1 chip, +1 if the good matches the world, +1 if the shipper does; purple matches every colour."""
+    return 1 + (good in (world_color, "purple")) + (shipper in (world_color, "purple"))
+
+
+def trade_price(p: Seat, world_color: str) -> int:
+    """What trading a good from a world of this colour pays `p`: the price table and its trade bonuses."""
+    return D.TRADE_PRICE[world_color] + sum(
+        power["credits"]
+        for _, power in powers_of(p, "ship", "trade_bonus")
+        if world_color in power.get("world_colors", [world_color])
+    )
+
+
+def consume_gain(p: Seat, shipper: str, good: str, world_color: str) -> tuple[int, int]:
+    """The VP and credits consuming a good pays `p`: its chips and its consume bonuses."""
+    bonus = [
+        power
+        for _, power in powers_of(p, "ship", "consume_bonus")
+        if world_color in power.get("world_colors", [world_color])
+    ]
+    vp = consume_vp(shipper, good, world_color) + sum(power.get("vp", 0) for power in bonus)
+    return vp, sum(power.get("credits", 0) for power in bonus)
+
+
 def has_power(p: Seat, when: str, effect: str) -> bool:
     return bool(powers_of(p, when, effect))
 

@@ -73,3 +73,30 @@ def score(p: Seat) -> dict[str, Any]:
         "total": total,
         "tiebreak": len(p["cup"]) + p["credits"],
     }
+
+
+def score_in_view(s: dict[str, Any]) -> dict[str, Any]:
+    """`score` for a seat as anyone sees it (a public view's seat): the dice rolled behind a screen count as owned
+    (their colours are public), and the workers at work come from the task, as the view tells them."""
+    task = s["task"] or {}
+    return score(
+        {
+            "vp": s["vp"],
+            "credits": s["credits"],
+            "tableau": s["tableau"],
+            "cup": s["cup"] + s["rolled"],
+            "citizenry": s["citizenry"],
+            "dev_workers": s["dev_workers"],
+            "world_workers": s["world_workers"],
+            "rows": s["rows"] or {},
+            "dice": [],
+            "task": {
+                **{key: task[key] for key in ("queue", "producers") if key in task},
+                **{
+                    key: [{"c": c, "v": v} for c, v in task[key]]
+                    for key in ("explorers", "shippers")
+                    if key in task
+                },
+            },
+        }
+    )

@@ -24,6 +24,15 @@ CASTLE = KIND_INDEX["castle"]
 UNCLEAN = re.compile(r"\{|\}|None|[a-z]+_[a-z_]+")
 
 
+def _meets(characters: list[str], card: str, **first):
+    """Tom (the first character, with `first` set) lands on the Fields, where `card` waits: the game and what
+    arriving told."""
+    state = table(characters)
+    state["chars"][0].update(first)
+    place(state, FIELDS, card)
+    return arrive(state, FIELDS)
+
+
 def _labels(state, seat: int, locale: str = "en") -> list[str]:
     view = ENGINE.view(state, seat)
     step = narrow(ENGINE.legal_actions(state, seat), [])
@@ -67,10 +76,7 @@ def test_every_reason_for_nothing_happening_reads_cleanly_in_every_language():
 
 
 def test_the_fairys_spell_at_the_spell_limit_says_on_its_button_and_afterwards_that_it_does_nothing():
-    state = table(["elf", "troll"])
-    state["chars"][0]["spells"] = ["healing", "teleport"]
-    place(state, FIELDS, "fairy")
-    state, _ = arrive(state, FIELDS)
+    state, _ = _meets(["elf", "troll"], "fairy", spells=["healing", "teleport"])
     assert "A Spell — no effect: you are at your Spell limit" in _labels(state, 0)
     assert "주문 1장 — 효과 없음: 주문 한도에 참" in _labels(state, 0, "ko")
     assert "+1 Strength" in _labels(state, 0)  # the others as they were
@@ -80,27 +86,19 @@ def test_the_fairys_spell_at_the_spell_limit_says_on_its_button_and_afterwards_t
 
 
 def test_the_healer_at_full_life_says_there_is_nothing_to_heal():
-    state = table(["troll", "wizard"])
-    place(state, FIELDS, "healer")
-    state, events = arrive(state, FIELDS)
+    state, events = _meets(["troll", "wizard"], "healer")
     assert "Tom is at full life: there is nothing to heal (Healer)." in _said(events, state, "en")
     assert "Tom님은 생명력이 가득 차 있어 회복할 것이 없습니다(치유사)." in _said(events, state, "ko")
 
 
 def test_the_sorcerer_at_the_spell_limit_says_why_done_is_the_only_button():
-    state = table(["wizard", "troll"])
-    state["chars"][0].update(spells=["healing", "hex"], gold=3)
-    place(state, FIELDS, "sorcerer")
-    state, _ = arrive(state, FIELDS)
+    state, _ = _meets(["wizard", "troll"], "sorcerer", spells=["healing", "hex"], gold=3)
     assert _facts(state, 0) == ["Not open to you here now: Buy a Spell (you are at your Spell limit)."]
     assert _facts(state, 0, "ko") == ["지금 여기서 할 수 없는 것: 주문 사기(주문 한도에 참)."]
 
 
 def test_a_bandits_buttons_show_its_strength_against_yours_and_its_price():
-    state = table(["warrior", "troll"])
-    state["chars"][0]["gold"] = 2
-    place(state, FIELDS, "bandit")
-    state, _ = arrive(state, FIELDS)
+    state, _ = _meets(["warrior", "troll"], "bandit", gold=2)
     labels = _labels(state, 0)
     assert "Fight (Strength 4 against your 4)" in labels and "Pay it off (1 gold)" in labels
     assert "싸우기 (힘 4 대 내 4)" in _labels(state, 0, "ko") and "돈으로 무마 (금화 1)" in _labels(
@@ -133,18 +131,13 @@ def test_the_black_knight_s_choice_says_what_paying_and_not_paying_cost():
 
 
 def test_a_stranger_who_grants_nothing_to_this_character_says_why():
-    state = table(["warrior", "troll"])  # neutral: the Fairy meets only good characters
-    place(state, FIELDS, "fairy")
-    state, events = arrive(state, FIELDS)
+    state, events = _meets(["warrior", "troll"], "fairy")  # neutral: the Fairy meets only good characters
     assert "Tom is not good: nothing comes of it (Fairy)." in _said(events, state, "en")
     assert "Tom님은 선 성향이 아니어서 아무 일도 일어나지 않습니다(요정)." in _said(events, state, "ko")
 
 
 def test_a_mercenary_found_says_what_hiring_it_costs():
-    state = table(["warrior", "troll"])
-    state["chars"][0]["gold"] = 2
-    place(state, FIELDS, "mercenary")
-    state, _ = arrive(state, FIELDS)
+    state, _ = _meets(["warrior", "troll"], "mercenary", gold=2)
     assert _labels(state, 0) == ["Take it (1 gold)", "Leave it"]
     take = ENGINE.legal_actions(state, 0)[0]
     assert GAME.action_text(take, ENGINE.view(state, 0), "ko") == "용병 가져가기 (금화 1)"

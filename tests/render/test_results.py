@@ -95,3 +95,19 @@ def test_lines_of_equal_scores_are_all_seen_in_their_seats_colours():
             if all(abs(a - b) <= 12 for a, b in zip(c, SEAT_COLOURS[seat], strict=True))
         ]
         assert sum(near) > 500, seat  # a whole line's length, not a marker's edge
+
+
+def test_roll_for_the_galaxys_score_series_reads_every_public_view():
+    """The series scores each public view as the game would score it then: a seat's rows hidden while dice are
+    assigned, and its explorers told as (colour, virtual) pairs, must not stop a finished game's picture (seed 4,
+    2 players, had its 6-cost bonus counting a seat's dice by the state's shapes at move 199)."""
+    from engines.roll_for_the_galaxy import ENGINE
+    from engines.roll_for_the_galaxy.scoring import score_in_view
+
+    state, views = ENGINE.new_game(2, ENGINE.validate_options({}), 4), []
+    for number in range(200):
+        views.append(ENGINE.view(state, None))
+        seat = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, number))
+    series = results.score_series(views)
+    assert series[199] == [score_in_view(seat)["total"] for seat in views[199]["seats"]]
