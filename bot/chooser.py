@@ -234,7 +234,17 @@ def _chainable(
     """Whether the mover's next choice after `action` can be offered with it: the move draws on no chance,
     tells nobody anything new (no revealing event, no private event beyond an echo of the move), does not end
     the game, and leaves the mover among those to act with no one else given a chance to react."""
-    if after.get("rng") != before.get("rng") or engine.outcome(after) is not None:
+    if engine.outcome(after) is not None or not _quiet(before, after, seat, action, events, engine):
+        return False
+    return seat in engine.to_act(after) and not engine.reaction_seats(after)
+
+
+def _quiet(
+    before: State, after: State, seat: int, action: Action, events: list[Event], engine: Engine
+) -> bool:
+    """Whether `action` draws on no chance and tells nobody anything new: no revealing event, no private event
+    beyond an echo of the move."""
+    if after.get("rng") != before.get("rng"):
         return False
     known = list(action.values())  # what the mover's choice and the public events show
     echoed: list[Any] = []  # what the private events tell the mover
@@ -247,9 +257,7 @@ def _chainable(
             return False
         else:
             echoed += [v for k, v in event.items() if k not in ("type", "seat", "private")]
-    if not all(_known(value, known) for value in echoed):
-        return False
-    return seat in engine.to_act(after) and not engine.reaction_seats(after)
+    return all(_known(value, known) for value in echoed)
 
 
 def _known(value: Any, known: list[Any]) -> bool:
@@ -257,9 +265,32 @@ def _known(value: Any, known: list[Any]) -> bool:
     return any(value is k for k in known) or repr(value) in map(repr, known)
 
 
-def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> list[Action]:
+def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> tuple[State, list[Action]]:
+    """The game after `action`, and the moves that may follow it in one chain."""
     after, events = engine.apply(state, seat, action)
-    return engine.legal_actions(after, seat) if _chainable(engine, state, after, seat, action, events) else []
+    chainable = _chainable(engine, state, after, seat, action, events)
+    return after, engine.legal_actions(after, seat) if chainable else []
+
+
+class _Ends:
+    """Where the chains offered so far leave the game, for leaving out a chain that ends like the game as it is
+    or like an earlier chain: Roll for the Galaxy's "recruit, then end managing" beside "recruit, then manage
+    the rest" with nothing left to manage, two reclaims in either order. A chain with chance in it, or showing
+    anything, is offered even where it happens to end alike (both moves lose the fight): telling such chains
+    apart by their end would show the dice."""
+
+    def __init__(self, engine: Engine, start: State, seat: int) -> None:
+        self.engine, self.seat, self.seen = engine, seat, [start]
+
+    def new(self, after: State, then: Action) -> bool:
+        end = self.engine.copy_state(after)
+        events = self.engine.advance(end, self.seat, then)  # a legal move, on a state of our own
+        if not _quiet(after, end, self.seat, then, events, self.engine):
+            return True
+        if any(end == seen for seen in self.seen):
+            return False
+        self.seen.append(end)
+        return True
 
 
 def suggestion(engine: Engine, state: State, seat: int) -> Action | None:
@@ -321,7 +352,8 @@ def picker_actions(
             if len(path_to(full, stopped, limit)) <= len(path_to(offered, stopped, limit)):
                 offered = full
         return [plan, *offered] if plan is not None else offered
-    follow = [_follow_ups(engine, state, seat, a) for a in actions] if len(actions) < limit else []
+    ahead = [_follow_ups(engine, state, seat, a) for a in actions] if len(actions) < limit else []
+    follow = [then for _, then in ahead]
     # A suggestion is a run of moves of one kind, so it needs a move that another of its kind can follow: where
     # the follow-ups are known and none is, the built-in player is not asked (a millisecond in Roll Player).
     of_a_kind = not follow or any(
@@ -337,9 +369,11 @@ def picker_actions(
             total += len(follow[index]) - 1
             chained.add(index)
     offered: list[Action] = []
+    ends = _Ends(engine, state, seat)
     for index, action in enumerate(actions):
         if index in chained:
-            offered += [chain(action, then) for then in follow[index]]
+            chains = [chain(action, then) for then in follow[index] if ends.new(ahead[index][0], then)]
+            offered += chains or [action]  # each chain ends like another: the move alone still leads on
         else:
             offered.append(action)
     return [plan, *offered] if plan is not None else offered

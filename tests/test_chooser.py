@@ -1,4 +1,5 @@
 import pickle
+import random
 
 import pytest
 
@@ -318,3 +319,71 @@ async def test_options_too_long_for_a_button_are_offered_in_a_menu():
     assert [option.label for option in menu.children[0].item.options] == alike
     short = chooser_view(table, 1, [], ["Keep the roll", "Re-roll die 1 (3)"], "en")
     assert [type(item.item) for item in short.children] == [discord.ui.Button, discord.ui.Button]
+
+
+def _quiet_ends(engine, state, seat, offered):
+    """Each offered chain that draws on no chance, as (the chain, where it leaves the game)."""
+    out = []
+    for action in offered:
+        parts = split(action)
+        if len(parts) < 2 or "suggested" in action:
+            continue
+        after, chance = state, False
+        for part in parts:
+            before = after
+            after, _ = engine.apply(before, seat, part)
+            chance = chance or after.get("rng") != before.get("rng")
+        if not chance:
+            out.append((action, after))
+    return out
+
+
+def _random_states(name, players, seeds, moves):
+    engine = get_engine(name)
+    for seed in seeds:
+        state = engine.new_game(players, engine.validate_options({}), seed)
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if engine.outcome(state) is not None or not engine.to_act(state):
+                break
+            seat = rng.choice(engine.to_act(state))
+            yield engine, state, seat
+            state, _ = engine.apply(state, seat, rng.choice(engine.legal_actions(state, seat)))
+
+
+@pytest.mark.parametrize("name", ["roll_for_the_galaxy", "roll_player"])
+def test_no_two_choices_without_chance_end_alike(name):
+    """Roll for the Galaxy offered "recruit, then end managing" beside "recruit, then manage the rest" with
+    nothing left to manage, and two reclaims in both orders: two options that do the very same. Now no two
+    chains that draw on no chance leave the game alike, none leaves it as it was, and no move is lost: every
+    legal move still starts an offer."""
+    compared = 0
+    for engine, state, seat in _random_states(name, 3, range(3), 700):
+        legal = engine.legal_actions(state, seat)
+        offered = picker_actions(engine, state, seat, legal, suggest=False)
+        ends = _quiet_ends(engine, state, seat, offered)
+        for i, (action, end) in enumerate(ends):
+            assert end != state, action
+            assert all(end != other for _, other in ends[i + 1 :]), action
+        assert {repr(split(a)[0]) for a in offered} == {repr(a) for a in legal}
+        compared += len(ends) > 1
+    assert compared > 50  # the check met many offers to compare
+
+
+def test_chains_with_chance_are_offered_even_where_they_end_alike():
+    """Two Talisman moves into a fight can end alike (the character loses both fights and dies); both stay on
+    offer, as the picker may not tell the mover how the dice will fall."""
+    for engine, state, seat in _random_states("talisman", 3, range(3), 1500):
+        legal = engine.legal_actions(state, seat)
+        offered = picker_actions(engine, state, seat, legal, suggest=False)
+        fights = [a for a in offered if a["type"] == "move" and a.get("then.type") == "fight"]
+        ends = [engine.dump(_outcome_any(engine, state, seat, split(a))) for a in fights]
+        if len(set(ends)) < len(ends):
+            return
+    raise AssertionError("no two moves into a fight that end alike were met")
+
+
+def _outcome_any(engine, state, seat, parts):
+    for part in parts:
+        state, _ = engine.apply(state, seat, part)
+    return state
