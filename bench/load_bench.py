@@ -48,6 +48,7 @@ DEADLINE = 3.0  # Discord's acknowledgement window
 TIMEOUT = 10.0  # how long one simulated click waits for its answer before counting it as failed
 BOARD_TIMEOUT = 8.0  # how long a player waits for the board after a move
 MAX_PICKER_STEPS = 12
+DONE = "Done: "  # how the picker confirms a move to the generator's players (en-US)
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 
 EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|NotFound|Forbidden|Timeout)\b\S*: ")
@@ -595,7 +596,9 @@ class GameDriver(Actor):
             if result.callback_type not in (6, 7):  # a step answered at once (7), or deferred (6) then edited
                 self.refused = True
                 return None
-            if _picker_version(picker) != before:  # the move itself: the picker shows the new hand
+            # The move itself: the picker confirms it, and shows the new hand (its choice token, though, may be the
+            # old one: a Druids gem drawn leaves the same choices, so the token alone missed some moves).
+            if _picker_version(picker) != before or picker.content.startswith(DONE):
                 phase.rec.samples[-1].op = "move (picker)"
                 phase.rec.samples[-1].image = True
                 return clicked
