@@ -27,6 +27,7 @@ from engines.talisman.data import (
     TALISMAN,
     TOAD,
 )
+from engines.talisman.rules import MERCENARY_FEE
 from render import talisman as talisman_render
 from render.common import SEAT_MARKS
 
@@ -199,6 +200,14 @@ class TalismanPresenter(GamePresenter):
             )
         if prompt.get("kind") == "combat" and kind == "pay_off" and (prompt.get("foe") or {}).get("bribe"):
             return self.t("priced", locale, offer=label, gold=prompt["foe"]["bribe"])
+        if prompt.get("kind") == "combat" and kind == "pay_mercenary":
+            bonus = ADVENTURE["mercenary"]["passive"]["battle_bonus"]
+            return self.t("hired_help", locale, offer=label, gold=MERCENARY_FEE, strength=bonus)
+        if prompt.get("kind") == "combat" and kind == "drink_potion":
+            bonus = ADVENTURE["potion_of_strength"]["passive"]["potion"]
+            return self.t("strength_help", locale, offer=label, strength=bonus)
+        if kind == "train":  # the Instructor's lesson takes the next turn too
+            return self.t("costs_turn", locale, offer=label)
         if prompt.get("kind") == "vampire" and kind == "accept_loss" and prompt.get("n"):
             return self.t("lose_lives", locale, n=prompt["n"])
         if prompt.get("kind") == "take" and kind == "take" and prompt.get("price"):

@@ -91,6 +91,7 @@ MOVES = ("roll_move", "move_one", "use_raft", "take_ferry", "take_teleport", "bu
 DRAW_OPS = ("place_by_roll",)  # effects a card has when drawn, before anyone encounters it
 CURSES = {cid for cid, entry in ADVENTURE.items() if entry["type"] == "event" and "passive" in entry}
 FORBIDDING = {cid for cid, entry in ADVENTURE.items() if "forbid" in entry.get("passive", {})}
+MERCENARY_FEE = 1  # gold a battle for the Mercenary's help
 LIMITS = {"gold": 30, "fate": 36, "toads": TOAD["count"]}  # limited components
 
 
@@ -2298,7 +2299,7 @@ def a_combat(state: State, p: Prompt, action: Action, events: list[Event]) -> No
         ch["tboost"] += passive(inst)["potion"]
         events.append({"type": "PotionDrunk", "seat": seat})
     elif kind == "pay_mercenary":
-        lose_gold(state, seat, 1, events)
+        lose_gold(state, seat, MERCENARY_FEE, events)
         ch["merc"] = True
         ch["tboost"] += passive(has_passive(state, ch, "battle_bonus"))["battle_bonus"]
     elif kind == "cast_spell":

@@ -13,7 +13,7 @@ from bot.chooser import Chosen, Prompt, narrow, picker_actions
 from bot.games import presenter
 from engines.talisman import rules
 from engines.talisman.data import KIND_INDEX, SENTINEL
-from tests.engines.talisman.helpers import act, arrive, on_top, place, rig, start_turn, table
+from tests.engines.talisman.helpers import act, arrive, give, on_top, place, rig, start_turn, table
 
 GAME = presenter("talisman")
 ENGINE = GAME.engine
@@ -141,6 +141,38 @@ def test_a_mercenary_found_says_what_hiring_it_costs():
     assert _labels(state, 0) == ["Take it (1 gold)", "Leave it"]
     take = ENGINE.legal_actions(state, 0)[0]
     assert GAME.action_text(take, ENGINE.view(state, 0), "ko") == "용병 가져가기 (금화 1)"
+
+
+def test_the_mercenary_s_fee_and_the_potion_s_strength_are_on_their_buttons_as_the_fight_takes_them():
+    state = table(["warrior", "troll"])
+    state["chars"][0]["gold"] = 2
+    give(state, 0, "mercenary")
+    give(state, 0, "potion_of_strength")
+    place(state, FIELDS, "bandit")
+    state, _ = arrive(state, FIELDS)
+    labels = _labels(state, 0)
+    assert "Pay the Mercenary (1 gold: Strength +3 in this battle)" in labels
+    assert "Drink the Potion (Strength +2 in this battle)" in labels
+    assert "용병에게 돈 주기 (금화 1: 이번 전투에서 힘 +3)" in _labels(state, 0, "ko")
+    view = ENGINE.view(state, 0)
+    assert GAME.action_text({"type": "pay_mercenary"}, view, "en") == (
+        "Pay the Mercenary to fight with you (1 gold: Strength +3 in this battle)"
+    )
+    before = ENGINE.view(state, 0)["prompt"]["battle"]["mine"]
+    hired, _ = act(state, {"type": "pay_mercenary"})
+    assert hired["chars"][0]["gold"] == 1
+    assert ENGINE.view(hired, 0)["prompt"]["battle"]["mine"] == before + 3
+    drunk, _ = act(hired, {"type": "drink_potion"})
+    assert ENGINE.view(drunk, 0)["prompt"]["battle"]["mine"] == before + 5
+
+
+def test_the_instructor_s_lesson_says_it_costs_the_next_turn_as_it_does():
+    state, _ = _meets(["warrior", "troll"], "instructor", gold=4)
+    assert "Train (3 gold), and miss your next turn · Strength" in _labels(state, 0)
+    assert "훈련 (금화 3), 다음 차례 쉼 · 힘" in _labels(state, 0, "ko")
+    trained, events = act(state, {"type": "train", "stat": "strength"})
+    assert trained["chars"][0]["miss"] == 1 and trained["chars"][0]["gold"] == 1
+    assert "Tom will miss their next turn." in _said(events, trained, "en")
 
 
 def test_the_vampire_s_toll_names_the_lives_it_takes():
