@@ -3154,6 +3154,7 @@ def p_shop(state: State, p: Prompt) -> list[Action]:
                 "spell" not in p["used"]
                 and ch["gold"] >= svc["price"]
                 and len(ch["spells"]) < max_spells(state, ch)
+                and (state["spl"] or state["spl_disc"])  # a Spell left to draw, or the gold buys nothing
             ):
                 acts.append({"type": "buy_spell"})
         elif kind == "train":
@@ -3190,6 +3191,8 @@ def shop_closed(state: State, p: Prompt) -> dict[str, str]:
         elif kind == "spell" and "spell" not in p["used"]:
             if len(ch["spells"]) >= max_spells(state, ch):
                 closed[kind] = "spell_limit"
+            elif not state["spl"] and not state["spl_disc"]:
+                closed[kind] = "no_spells"
             elif ch["gold"] < svc["price"]:
                 closed[kind] = "short_of_gold"
         elif kind == "train" and ch["gold"] < svc["price"]:

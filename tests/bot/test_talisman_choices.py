@@ -97,6 +97,17 @@ def test_the_sorcerer_at_the_spell_limit_says_why_done_is_the_only_button():
     assert _facts(state, 0, "ko") == ["지금 여기서 할 수 없는 것: 주문 사기(주문 한도에 참)."]
 
 
+def test_the_sorcerer_with_no_spell_left_to_draw_sells_none_and_says_why():
+    """With the Spell deck and its discards empty (every Spell held), buying one took the gold and gave nothing."""
+    state = table(["wizard", "troll"])
+    state["spl"], state["spl_disc"] = [], []
+    state["chars"][0].update(gold=3)
+    place(state, FIELDS, "sorcerer")
+    state, _ = arrive(state, FIELDS)
+    assert {"type": "buy_spell"} not in ENGINE.legal_actions(state, 0)
+    assert _facts(state, 0) == ["Not open to you here now: Buy a Spell (no Spell is left to draw)."]
+
+
 def test_a_bandits_buttons_show_its_strength_against_yours_and_its_price():
     state, _ = _meets(["warrior", "troll"], "bandit", gold=2)
     labels = _labels(state, 0)
