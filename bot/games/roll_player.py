@@ -29,9 +29,11 @@ from engines.roll_player.data import (
 from engines.roll_player.rules import (
     MARKET_DISCARD_GOLD,
     PLACE_GOLD_DIE,
+    can_move,
     card_price,
     initiative_gold,
     market_gold,
+    moved,
     price_cuts,
 )
 from engines.roll_player.scoring import final_attribute
@@ -332,7 +334,8 @@ class RollPlayerPresenter(GamePresenter):
                 tokens = me["discounts"]
                 lines.append(self.t("purse_fact", locale, count=tokens, gold=me["gold"], tokens=tokens))
         room = FACTS_ROOM - sum(len(line) + 1 for line in lines)
-        return lines + self._offer_facts(offered, room, locale)
+        token = view["seats"][seat].get("token") if seat is not None else None
+        return lines + self._offer_facts(offered, room, locale, token)
 
     def _tie_fact(self, pending: dict[str, Any], locale: str) -> str:
         value = min(die[1] for die in pending["dice"])
@@ -340,9 +343,12 @@ class RollPlayerPresenter(GamePresenter):
         card = self.initiative_name(pending["cards"][0], locale)
         return self.t("tie_fact", locale, value=value, dice=self.dice_label(tied, locale), card=card)
 
-    def _offer_facts(self, offered: dict[str, list[Any]], room: int, locale: str) -> list[str]:
+    def _offer_facts(
+        self, offered: dict[str, list[Any]], room: int, locale: str, token: int | None = None
+    ) -> list[str]:
         """What each card, skill or class on offer does, while the lines fit in `room`; the rest counted (a long
-        list, the discard pile, is left to /rules)."""
+        list, the discard pile, is left to /rules). A weapon says how many hands it takes, and a card with an
+        arrow where it moves the viewer's alignment token (at `token`)."""
         cards = [*offered.get("card", []), *offered.get("skill", []), *offered.get("copy", [])]
         lines: list[str] = []
         untold = 0
@@ -354,6 +360,8 @@ class RollPlayerPresenter(GamePresenter):
                     continue  # an initiative card, by its number
                 name = self.card_name(ident, locale) if kind == "card" else self.class_name(ident, locale)
                 text = self._card_effect(ident, locale) if kind == "card" else self._class_body(ident, locale)
+                if kind == "card":
+                    name, text = self._with_hands_and_arrow(ident, name, text, token, locale)
                 mark = " †" * bool(texts[ident].get("provisional"))
                 line = self.t("offered_fact", locale, name=name + mark, text=text)
                 if len(line) + 1 > room:
@@ -367,6 +375,24 @@ class RollPlayerPresenter(GamePresenter):
         if provisional:
             lines.append(f"-# † {self.t('provisional', locale)}")
         return lines
+
+    def _with_hands_and_arrow(
+        self, card: str, name: str, text: str, token: int | None, locale: str
+    ) -> tuple[str, str]:
+        data = CARDS[card]
+        if data.get("hands"):
+            name += self.t(f"lookup.hands.{data['hands']}", locale)
+        arrow = data.get("arrow")
+        if arrow and token is not None:
+            direction = self.direction_name(arrow, locale)
+            start = self.cell_name(token, locale)
+            when = "bought" if data["type"] == "trait" else "used"  # a skill's arrow moves it at each use
+            if can_move(token, arrow):
+                end = self.cell_name(moved(token, arrow), locale)
+                text += " " + self.t(f"arrow_{when}", locale, direction=direction, start=start, end=end)
+            else:  # a trait is bought all the same; a skill cannot be used
+                text += " " + self.t(f"arrow_stuck_{when}", locale, direction=direction, start=start)
+        return name, text
 
     def _row_fact(self, me: dict[str, Any], row: str, locale: str) -> str:
         race = RACES[me["race"]]["modifiers"][row] if me.get("race") else 0

@@ -173,6 +173,49 @@ def test_roll_player_market_cards_and_classes_on_offer_say_what_they_do():
     assert f"You have {me['gold']} gold and {tokens}." in facts
 
 
+def test_roll_player_cards_on_offer_say_where_they_move_the_token_and_how_many_hands_they_take():
+    """A review bought Obnoxious and learnt only afterwards that it moved the token to Chaotic Evil; a weapon
+    that made another go did not say it took two hands. The facts now say both, as buying it does."""
+    from engines.roll_player.data import CARDS
+
+    checked = {"moved": 0, "stuck": 0, "hands": 0}
+    for seed in range(5, 25):
+        game, engine, state, seat = _roll_player_at("market", seed)
+        view = engine.view(state, seat)
+        step = narrow(picker_actions(engine, state, seat), [])
+        facts = "\n".join(game.choice_facts(step.key, step.values, step.chosen, view, "en"))
+        token = state["seats"][seat]["token"]
+        for action in engine.legal_actions(state, seat):
+            card = action.get("card")
+            if (
+                action["type"] != "buy_card"
+                or action.get("tokens", 0)
+                or game.card_name(card, "en") not in facts
+            ):
+                continue
+            data = CARDS[card]
+            if data.get("hands"):
+                assert f"{game.card_name(card, 'en')}, {('one', 'two')[data['hands'] - 1]}-handed" in facts
+                checked["hands"] += 1
+            if data["type"] != "trait" or not data.get("arrow"):
+                continue
+            _, events = engine.apply(state, seat, action)
+            moves = [e for e in events if e["type"] == "TokenMoved"]
+            start = game.cell_name(token, "en")
+            if moves:
+                end = game.cell_name(moves[0]["cell"], "en")
+                assert (
+                    f"alignment token {game.direction_name(data['arrow'], 'en')}: {start} → {end}." in facts
+                )
+                checked["moved"] += 1
+            else:
+                assert (
+                    f"cannot go {game.direction_name(data['arrow'], 'en')} from {start}, so it stays" in facts
+                )
+                checked["stuck"] += 1
+    assert checked["moved"] and checked["hands"], checked
+
+
 def test_every_picker_step_of_every_game_can_be_told_apart():
     """Through seeded playouts with the picker as offered (joint steps, chains, suggestions): every step has a
     question (one: a joint step's options are whole moves, and its questions stacked read as a form), and its
