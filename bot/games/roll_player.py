@@ -35,6 +35,7 @@ from engines.roll_player.rules import (
     market_gold,
     moved,
     price_cuts,
+    sort_onto,
 )
 from engines.roll_player.scoring import final_attribute
 from render import roll_player as roll_player_render
@@ -280,7 +281,12 @@ class RollPlayerPresenter(GamePresenter):
     def label_text(
         self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str, with_types: bool
     ) -> str:
-        named = self._named_dice({**chosen, **joint_values(key, value)}, view)
+        """Chained starting dice named as they will be placed, and a tied die put first, chained with the card
+        then taken, naming the die that card will hold by then."""
+        context = {**chosen, **joint_values(key, value)}
+        if _sorting(view) and context.get("colour") and isinstance(context.get(THEN + "card"), int):
+            view = _after_sorting(view, context["colour"])
+        named = self._named_dice(context, view)
         _, value = joint_choice({k: named[k] for k in key.split(JOIN)})
         return super().label_text(key, value, {k: named[k] for k in chosen}, view, locale, with_types)
 
@@ -883,3 +889,16 @@ def _picking(view: View) -> bool:
 def _sorting(view: View) -> bool:
     """Whether the viewer is putting tied initiative dice in order."""
     return (view.get("pending") or {}).get("kind") == "sort"
+
+
+def _after_sorting(view: View, first: str) -> View:
+    """The view with the initiative dice on their cards as putting the tied die of colour `first` first leaves
+    them (the engine's order_die, then its sort onto the cards); dice still tied after that stay off."""
+    pending = view["pending"]
+    dice, numbers = [list(d) for d in pending["dice"]], list(pending["cards"])
+    low = min(v for _, v in dice)
+    die = next(d for d in dice if d[0] == first and d[1] == low)
+    dice.remove(die)
+    placed = dict([(numbers.pop(0), die), *sort_onto(dice, numbers)])
+    cards = [{**c, "die": placed.get(c["number"], c["die"])} for c in view["initiative"]]
+    return {**view, "initiative": cards}

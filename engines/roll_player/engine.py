@@ -62,6 +62,7 @@ from engines.roll_player.rules import (
     moved,
     parse_position,
     sheet_full,
+    sort_onto,
 )
 from engines.roll_player.scoring import class_colour, score_seat, solo_rating
 
@@ -924,16 +925,11 @@ class RollPlayer(Engine):
         self, state: State, dice: list[list[Any]], numbers: list[int], chooser: int, events: list[Event]
     ) -> None:
         """Lowest die onto the lowest card; the chooser breaks ties only where the tied dice differ in colour."""
-        while numbers and dice:
-            low = min(v for _, v in dice)
-            if len({c for c, v in dice if v == low}) > 1:
-                state["pending"].append({"kind": "sort", "seat": chooser, "dice": dice, "cards": numbers})
-                return
-            die = next(d for d in dice if d[1] == low)
-            dice.remove(die)
-            number = numbers.pop(0)
+        for number, die in sort_onto(dice, numbers):
             self._card(state, number)["die"] = die
             events.append({"type": "DieSorted", "card": number, "colour": die[0], "value": die[1]})
+        if numbers and dice:
+            state["pending"].append({"kind": "sort", "seat": chooser, "dice": dice, "cards": numbers})
 
     def _reroll_initiative(self, state: State, seat: int, card: dict, events: list[Event]) -> None:
         card["die"] = [card["die"][0], self._roll(state)]

@@ -52,6 +52,20 @@ def moved(token: int, direction: str) -> int:
     return token + 3 * dr + dc
 
 
+def sort_onto(dice: list[list[Any]], numbers: list[int]) -> list[tuple[int, list[Any]]]:
+    """Initiative dice onto cards, lowest die onto the lowest card, while no tie of dice of different colours
+    needs the chooser: the (card, die) pairs placed, taken out of `dice` and `numbers`."""
+    placed = []
+    while numbers and dice:
+        low = min(v for _, v in dice)
+        if len({c for c, v in dice if v == low}) > 1:
+            break
+        die = next(d for d in dice if d[1] == low)
+        dice.remove(die)
+        placed.append((numbers.pop(0), die))
+    return placed
+
+
 def sheet_full(seat: dict[str, Any]) -> bool:
     return all(len(seat["rows"][attr]) == SLOTS for attr in ATTRIBUTES)
 

@@ -432,6 +432,34 @@ def test_roll_player_tied_dice_say_which_card_the_first_goes_on():
     raise AssertionError("no tie to order")
 
 
+def test_roll_player_a_card_taken_after_a_tie_names_the_die_it_will_hold_and_its_gold():
+    """A review saw "Red → take initiative card 3" beside "take initiative card 2: Purple 4 (+1 gold)": the card
+    taken after putting a tied die first named neither the die the sort puts on it nor its gold."""
+    from engines.roll_player.rules import initiative_gold
+
+    game = presenter("roll_player")
+    engine = game.engine
+    checked = 0
+    for state, seat in bot_played(engine, 3, range(1, 60), 300):
+        view = engine.view(state, seat)
+        if not any(a["type"] == "order_die" for a in engine.legal_actions(state, seat)):
+            continue
+        step = narrow(picker_actions(engine, state, seat), [])
+        if step.keys != ["colour", "then.card"]:
+            continue
+        labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
+        for (colour, number), label in zip(step.values, labels, strict=True):
+            after, _ = engine.apply(state, seat, {"type": "order_die", "colour": colour})
+            card = next(c for c in engine.view(after, seat)["initiative"] if c["number"] == number)
+            if card["die"] is None:  # still tied: nothing to name yet
+                continue
+            assert f"initiative card {number}: {game.die_label(card['die'], 'en')}" in label, label
+            gold = initiative_gold(view["seats"][seat], card["gold"])
+            assert (f"(+{gold} gold" in label) == bool(gold), label
+            checked += 1
+    assert checked > 20, checked
+
+
 def test_roll_player_a_lowered_price_says_what_lowered_it():
     """A card offered below its printed price names what took the gold off (a class, a weapon), and the price it
     names is what buying it without tokens costs."""
