@@ -31,15 +31,21 @@ PICTURES, THINKING = "pictures", "thinking"  # the pools, by the kind of work th
 _pools: dict[str, ProcessPoolExecutor] = {}
 
 
+# How much each pool's workers yield the CPU to the bot's event loop when the cores are busy (os.nice): an
+# acknowledgement has a 3 s deadline and a click waits on its answer, while a board or a search can come later.
+NICENESS = {PICTURES: 5, THINKING: 10}
+
+
 def workers(pool: str = PICTURES) -> int:
     if pool == THINKING:
         return 1  # hard players take turns: a second worker would take memory for a rare burst
     return max(1, (os.cpu_count() or 1) - 1)  # the event loop keeps a core of its own
 
 
-def _start_worker(bot_pid: int) -> None:
+def _start_worker(bot_pid: int, niceness: int) -> None:
     # Ctrl+C reaches the whole process group; the bot stops its workers itself when it exits.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    os.nice(niceness)
     threading.Thread(target=_follow_bot, args=(bot_pid,), daemon=True).start()
     presenters()  # every game's data loaded before the first picture is asked for
 
@@ -79,7 +85,10 @@ def _executor(pool: str = PICTURES) -> ProcessPoolExecutor:
         # "spawn": the bot's process has threads (the database driver's), which a forked child must not inherit.
         context = multiprocessing.get_context("spawn")
         _pools[pool] = ProcessPoolExecutor(
-            workers(pool), mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
+            workers(pool),
+            mp_context=context,
+            initializer=_start_worker,
+            initargs=(os.getpid(), NICENESS[pool]),
         )
     return _pools[pool]
 

@@ -139,7 +139,7 @@ def test_a_worker_whose_bot_died_before_it_started_ends_too():
     is someone else, so it must go by the bot's pid as the bot gave it, not by whoever its parent is then."""
     gone = subprocess.Popen([sys.executable, "-c", "pass"])
     gone.wait()
-    script = f"import time\nfrom bot import drawing\ndrawing._start_worker({gone.pid})\ntime.sleep(60)\n"
+    script = f"import time\nfrom bot import drawing\ndrawing._start_worker({gone.pid}, 0)\ntime.sleep(60)\n"
     worker = subprocess.Popen([sys.executable, "-c", script], cwd=ROOT)
     try:
         assert worker.wait(timeout=30) == 0  # on its own, long before its 60 s are up
