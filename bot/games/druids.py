@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.chooser import JOIN, joint_values
+from bot.chooser import ENDING, JOIN, joint_values
 from bot.games.base import GamePresenter, bare_key
 from engines.base import Event, View
 from engines.druids.engine import card_number, gem_kind, is_follower
@@ -121,14 +121,17 @@ class DruidsPresenter(GamePresenter):
     def choice_facts(
         self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
     ) -> list[str]:
-        """Where a step offers both one blind draw and several, what the lone one does (look, then draw on)."""
+        """Where a step offers both one blind draw and several, what the lone one does (look, then draw on); where
+        it offers a place both alone and with the rest of the turn, what that rest is."""
         draws = {
             sum(
                 bare_key(part) == "type" and kind == "draw_gem" for part, kind in joint_values(key, v).items()
             )
             for v in values
         }
-        return [self.t("draw_one_fact", locale)] if 1 in draws and max(draws) > 1 else []
+        facts = [self.t("draw_one_fact", locale)] if 1 in draws and max(draws) > 1 else []
+        endings = {joint_values(key, v).get(ENDING) is not None for v in values}
+        return facts + ([self.t("ending_fact", locale)] if endings == {True, False} else [])
 
     def status_text(self, view: View, names: list[str], locale: str) -> str:
         if view["finished"]:
@@ -137,4 +140,4 @@ class DruidsPresenter(GamePresenter):
         if phase == "start" and not any(place["scorable"] for place in view["places"]):
             phase = "play"  # no scoring to ask for: the turn is its plays
         step = self.t(f"step.{phase}", locale, left=view["plays_left"])
-        return f"{names[view['current']]}: {step}"
+        return self.t("status", locale, player=names[view["current"]], step=step)

@@ -407,12 +407,35 @@ class RollPlayerPresenter(GamePresenter):
         dice_text, total = ", ".join(dice) or "—", final_attribute(me, row)
         cls = CLASSES.get(me.get("class") or "")
         if cls is None:
-            return self.t("row_fact", locale, row=self.attr_name(row, locale), dice=dice_text, total=total)
-        target = cls["targets"][row]
-        goal = self.t(f"goal.{target['kind']}", locale, **{k: v for k, v in target.items() if k != "kind"})
-        return self.t(
-            "row_fact_goal", locale, row=self.attr_name(row, locale), dice=dice_text, total=total, goal=goal
-        )
+            fact = self.t("row_fact", locale, row=self.attr_name(row, locale), dice=dice_text, total=total)
+        else:
+            target = cls["targets"][row]
+            goal = self.t(
+                f"goal.{target['kind']}", locale, **{k: v for k, v in target.items() if k != "kind"}
+            )
+            fact = self.t(
+                "row_fact_goal",
+                locale,
+                row=self.attr_name(row, locale),
+                dice=dice_text,
+                total=total,
+                goal=goal,
+            )
+        return fact + self._backstory_fact(me, row, locale)
+
+    def _backstory_fact(self, me: dict[str, Any], row: str, locale: str) -> str:
+        """The die the seat's backstory wants in this row, and whether it is there, missed or the next one in."""
+        story = BACKSTORIES.get(me.get("backstory") or "")
+        if story is None:
+            return ""
+        want = story["dice"][row]
+        placed = me["rows"][row]
+        if len(placed) >= want["slot"]:
+            state = "met" if placed[want["slot"] - 1][0] == want["colour"] else "missed"
+        else:
+            state = "next" if len(placed) + 1 == want["slot"] else "open"
+        colour = self.colour_name(want["colour"], locale)
+        return self.t(f"backstory_fact.{state}", locale, colour=colour, slot=want["slot"])
 
     def suggestion_label(self, events: list[Event], locale: str) -> str:
         rows: dict[str, list[str]] = {attr: [] for attr in ATTRIBUTES}

@@ -401,7 +401,7 @@ class Druids(Engine):
     # --- what each seat sees --------------------------------------------------------------------------------------
 
     def view(self, state: State, viewer: int | None) -> View:
-        scorable = self._scorable(state)
+        scorable = [] if state.get("finished") else self._scorable(state)  # nothing is scored once it is over
         places = []
         for i, place in enumerate(state["places"]):
             followers: list[int] = []

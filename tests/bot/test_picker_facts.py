@@ -147,6 +147,34 @@ def test_roll_player_rows_show_their_dice_total_and_goal_where_a_die_goes():
     assert placed_row in step.values or all(len(me["rows"][r]) < 3 for r in step.values)
 
 
+def test_roll_player_rows_say_what_the_backstory_wants_in_them_and_whether_it_is_there():
+    """A review found the class's goal beside each row but not the backstory's die, which only the sheet (a
+    click away) showed. Each row now names it, ticked where the engine's scoring counts it."""
+    from engines.roll_player.data import ATTRIBUTES, BACKSTORIES
+    from engines.roll_player.scoring import backstory_matches
+
+    game = presenter("roll_player")
+    engine = game.engine
+    seen = {"✓": 0, "✗": 0}
+    for state, seat in bot_played(engine, 3, range(1, 6), 400):
+        rows = {a["row"] for a in engine.legal_actions(state, seat) if a.get("type") == "place_die"}
+        if not rows:
+            continue
+        view = engine.view(state, seat)
+        me = view["seats"][seat]
+        facts = game.choice_facts("row", sorted(rows), {"type": "place_die"}, view, "en")
+        for row in rows:
+            line = next(line for line in facts if f"**{game.attr_name(row, 'en')}**" in line)
+            want = BACKSTORIES[me["backstory"]]["dice"][row]
+            assert f"backstory: {game.colour_name(want['colour'], 'en')} in box {want['slot']}" in line
+            alone = {**me, "rows": {a: me["rows"][a] if a == row else [] for a in ATTRIBUTES}}
+            counted = backstory_matches(alone) == 1
+            assert line.endswith("✓") == counted, line
+            seen["✓"] += counted
+            seen["✗"] += line.endswith("✗")
+    assert all(seen.values()), seen
+
+
 def test_roll_player_market_cards_and_classes_on_offer_say_what_they_do():
     game, engine, state, seat = _roll_player_at("choose_class")
     view = engine.view(state, seat)
@@ -382,6 +410,29 @@ def test_druids_says_what_a_lone_blind_draw_does_beside_a_full_refill():
             said += both
             quiet += not both
         state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 0))
+    assert said and quiet
+
+
+def test_druids_says_what_the_rest_of_the_turn_after_an_arrow_is_where_a_place_comes_both_ways():
+    """A review took "Place 1 (Emerald) → Discard Onyx 6 → Draw a gem ×3" beside "Place 1 (Emerald)" for a
+    duplicate with a discard slipped in: where a step offers a place both alone and with the rest of the turn,
+    a line says what the arrow's part is and that without it the mover chooses it."""
+    from bot.chooser import ENDING, joint_values
+
+    game = presenter("druids")
+    engine = game.engine
+    said = quiet = 0
+    for state, seat in bot_played(engine, 3, range(1, 4), 60):
+        offers = picker_actions(engine, state, seat)
+        path: list[int] = []
+        while isinstance(step := narrow(offers, path), Prompt):
+            view = engine.view(state, seat)
+            facts = game.choice_facts(step.key, step.values, step.chosen, view, "ko")
+            endings = {joint_values(step.key, v).get(ENDING) is not None for v in step.values}
+            assert (game.t("ending_fact", "ko") in facts) == (endings == {True, False})
+            said += endings == {True, False}
+            quiet += endings != {True, False}
+            path.append(0)
     assert said and quiet
 
 

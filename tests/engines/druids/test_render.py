@@ -38,3 +38,13 @@ def test_table_and_hand_are_drawn_from_their_views(artifacts_dir):
     assert_follows_the_view(lambda v: render_private(v, "en"), ENGINE.view(state, 0), other_hand)
     # Another seat's hand is another picture.
     assert render_private(ENGINE.view(state, 1), "en") != hand
+
+
+def test_every_gem_name_fits_a_face_down_card_in_every_language():
+    """A face-down Amethyst in the private picture read "Amet…": the small cards now fit every gem's name."""
+    from render.common import font
+    from render.druids import KINDS, PLAYED_W, PRIVATE_SMALL, kind_name
+
+    for locale in ("en", "ko", "es"):
+        for kind in KINDS:
+            assert font(PRIVATE_SMALL, True).getlength(kind_name(kind, locale)) <= PLAYED_W - 8, (locale, kind)

@@ -255,3 +255,17 @@ def test_views_hide_hands_and_faces_of_played_cards():
     assert gem not in str(other) and other["places"][2]["gems"] == 1
     assert own["places"][2]["mine"] == [gem]
     assert set(state["hands"][1]) == set(other["hand"])
+
+
+def test_a_finished_game_shows_no_place_as_scorable():
+    """The final board said "can be scored" under places that met the rule when the game ended."""
+    engine = get_engine("druids")
+    left_scorable = 0
+    for seed in range(6):
+        state = engine.new_game(3, engine.validate_options({}), seed)
+        while engine.outcome(state) is None:
+            seat = engine.to_act(state)[0]
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 0))
+        left_scorable += bool(engine._scorable(state))
+        assert not any(place["scorable"] for place in engine.view(state, None)["places"])
+    assert left_scorable  # games that ended with a place meeting the rule were among them
