@@ -81,6 +81,7 @@ class Recorder:
     samples: list[Sample] = field(default_factory=list)
     board: list[float] = field(default_factory=list)  # a move's click -> the new board image in the thread
     failures: Counter = field(default_factory=Counter)
+    examples: dict[str, str] = field(default_factory=dict)  # what the first of each kind of failure saw
     moves: int = 0
     games_started: int = 0
     games_finished: int = 0
@@ -566,15 +567,23 @@ class GameDriver(Actor):
         picker = opened.message if opened is not None else None
         if picker is None:
             return None
+        seen: list[str] = []  # what each step's answer said first, for a picker that never plays a move
         for _ in range(MAX_PICKER_STEPS):
+            seen.append(picker.content.split("\n", 1)[0][:120])
             buttons = [
                 c for c in picker.buttons() if str(c.get("custom_id", "")).startswith(f"mv:{self.game_id}:")
             ]
-            depth = max((len(_path(c["custom_id"])) for c in buttons), default=-1)
-            buttons = [c for c in buttons if len(_path(c["custom_id"])) == depth]  # not "Back"
             selects = [
                 s for s in picker.selects() if str(s.get("custom_id", "")).startswith(f"mvs:{self.game_id}:")
             ]
+            # A choice goes one step deeper; "Back" goes up. With menus only the "Back" button is left, which
+            # the generator once clicked half the time, wandering until it gave up ("picker: too many steps").
+            depth = max(
+                [len(_path(c["custom_id"])) for c in buttons]
+                + [len(_path(s["custom_id"])) + 1 for s in selects],
+                default=-1,
+            )
+            buttons = [c for c in buttons if len(_path(c["custom_id"])) == depth]
             if not buttons and not selects:
                 self.refused = True  # not this player's turn after all, or the picker is empty
                 return None
@@ -603,6 +612,7 @@ class GameDriver(Actor):
                 phase.rec.samples[-1].image = True
                 return clicked
         phase.rec.failures["picker: too many steps"] += 1
+        phase.rec.examples.setdefault("picker: too many steps", " | ".join(seen[-4:]))
         return None
 
     async def move_with_command(self, phase: Phase, player: Any) -> float | None:
@@ -1017,6 +1027,8 @@ def report(
                 continue
             for reason, count in result.rec.failures.most_common(6):
                 print(f"  ! {which}: {count} x {reason}")
+                if reason in result.rec.examples:
+                    print(f"      first seen: {result.rec.examples[reason]}")
             kinds = Counter(f"{v.method} {v.code} {v.message}" for v in result.bot_violations)
             for kind, count in kinds.most_common(4):
                 print(f"  ! {which}: {count} x bot violation: {kind}")
