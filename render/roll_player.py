@@ -378,9 +378,10 @@ def render_sheet(view: View, seat: int, names: list[str], locale: str) -> bytes:
 # --- the table overview: every player at a glance, sized for the chat -----------------------------------------
 
 TABLE_W = 1000
-SMALL = 17  # the smallest letters on the overview: 17 × 550 / 1000 ≥ 9 px in the chat
-ROW_H = 104
-TILE_H = 92
+SMALL = 20  # the smallest letters on the overview: 20 × 550 / 1000 = 11 px in the chat
+NAME = 26  # a player's name, a card's name at 22: 12–14 px in the chat
+ROW_H = 100  # four players and the market within 4:3
+TILE_H = 120
 
 
 def _stars_so_far(view: dict[str, Any], seat: int) -> int | None:
@@ -404,26 +405,26 @@ def _market_tile(card_id: str, lang: str, w: int) -> Image.Image:
     tile, draw = canvas(w + 1, TILE_H + 1, BACKGROUND)
     draw.rounded_rectangle((0, 0, w, TILE_H), radius=8, fill=PANEL, outline=tint, width=3)
     draw.rounded_rectangle((0, 0, 28, TILE_H), radius=8, fill=tint)
-    draw.text((14, 18), _labels(lang)["tags"][kind], font=font(20, True), fill=WHITE, anchor="mm")
+    draw.text((14, 18), _labels(lang)["tags"][kind], font=font(22, True), fill=WHITE, anchor="mm")
     for i in range(card["level"]):
-        cy = TILE_H - 14 - i * 13
-        draw.ellipse((9, cy - 5, 19, cy + 5), fill=WHITE)
-    draw.ellipse((w - 34, 6, w - 6, 34), fill=GOLD)
-    draw.text((w - 20, 20), str(card["cost"]), font=font(SMALL, True), fill=COIN_INK, anchor="mm")
+        cy = TILE_H - 14 - i * 14
+        draw.ellipse((8, cy - 6, 20, cy + 6), fill=WHITE)
+    draw.ellipse((w - 38, 6, w - 6, 38), fill=GOLD)
+    draw.text((w - 22, 22), str(card["cost"]), font=font(22, True), fill=COIN_INK, anchor="mm")
     name = (ARROWS[card["arrow"]] + " " if card.get("arrow") else "") + _name(card, lang)
-    lines = _wrap(name, 18, w - 74)
+    lines = _wrap(name, 22, w - 80)
     if len(lines) > 2:
-        lines = [lines[0], fitted(" ".join(lines[1:]), 18, w - 44, True)]
+        lines = [lines[0], fitted(" ".join(lines[1:]), 22, w - 44, True)]
     for i, line in enumerate(lines):
-        draw.text((36, 6 + i * 22), line, font=font(18, True), fill=TEXT)
+        draw.text((36, 6 + i * 27), line, font=font(22, True), fill=TEXT)
     if kind == "armor":  # the armour's colour scores a bonus when it is the class colour
-        draw.ellipse((w - 28, 40, w - 12, 56), fill=DIE_RGB[card["colour"]], outline=OUTLINE)
-    room = 3 - len(lines)  # the card's text takes the lines its name leaves free
+        draw.ellipse((w - 31, 44, w - 13, 62), fill=DIE_RGB[card["colour"]], outline=OUTLINE)
+    room = 4 - len(lines)  # the card's text takes the lines its name leaves free
     text = _wrap(_text(card, lang), SMALL, w - 44)
     if len(text) > room:
         text = [*text[: room - 1], fitted(" ".join(text[room - 1 :]), SMALL, w - 44)]
     for i, line in enumerate(text):
-        draw.text((36, 6 + (len(lines) + i) * 22 + 6), line, font=font(SMALL), fill=MUTED)
+        draw.text((36, 10 + len(lines) * 27 + i * 24), line, font=font(SMALL), fill=MUTED)
     return tile
 
 
@@ -464,11 +465,11 @@ def _overview_top(
         if card["die"]:
             _paste_die(image, x + box_w - 50, y + 11, 40, card["die"])
         if card["gold"]:
-            draw.ellipse((x + 8, y + 34, x + 32, y + 58), fill=GOLD)
+            draw.ellipse((x + 6, y + 32, x + 34, y + 60), fill=GOLD)
             paste_text(image, (x + 20, y + 46), str(card["gold"]), SMALL, COIN_INK, True, "mm")
         x += box_w + 8
-    paste_text(image, (x + 8, y + 31), labels["bag"], 20, MUTED, True, "lm")
-    bx = x + 8 + int(font(20, True).getlength(labels["bag"])) + 12
+    paste_text(image, (x + 8, y + 31), labels["bag"], 22, MUTED, True, "lm")
+    bx = x + 8 + int(font(22, True).getlength(labels["bag"])) + 12
     step = max((TABLE_W - MARGIN - bx) // 4, 56)
     for i, colour in enumerate(DIE_RGB):
         cx = bx + (i % 4) * step
@@ -479,7 +480,7 @@ def _overview_top(
             fill=DIE_RGB[colour],
             outline=OUTLINE if colour == "black" else None,
         )
-        paste_text(image, (cx + 32, cy + 13), str(view["bag"][colour]), 20, TEXT, anchor="lm")
+        paste_text(image, (cx + 32, cy + 13), str(view["bag"][colour]), 22, TEXT, anchor="lm")
     return y + box_h + 12
 
 
@@ -505,51 +506,51 @@ def _overview_row(
         width=4 if acting else 2,
     )
     draw.rounded_rectangle((x0, y, x0 + 34, y + ROW_H), radius=10, fill=colour)
-    paste_text(image, (x0 + 17, y + ROW_H / 2), SEAT_MARKS[seat], 22, readable_on(colour), True, "mm")
+    paste_text(image, (x0 + 17, y + ROW_H / 2), SEAT_MARKS[seat], 24, readable_on(colour), True, "mm")
     cls = CLASSES.get(me["class"]) if me["class"] else None
     race = RACES.get(me["race"]) if me["race"] else None
     head = ("▶ " if acting else "") + name
-    paste_text(image, (x0 + 46, y + 10), fitted(head, 22, 200, True), 22, ACCENT if acting else TEXT, True)
+    paste_text(image, (x0 + 46, y + 6), fitted(head, NAME, 200, True), NAME, ACCENT if acting else TEXT, True)
     race_name = _name(race, lang) if race else labels["no_race"]
     class_name = _name(cls, lang) if cls else labels["no_class"]
-    paste_text(image, (x0 + 46, y + 40), fitted(race_name, SMALL, 200), SMALL, MUTED)
-    paste_text(image, (x0 + 46, y + 62), fitted(class_name, SMALL, 200), SMALL, MUTED)
+    paste_text(image, (x0 + 46, y + 44), fitted(race_name, SMALL, 200), SMALL, MUTED)
+    paste_text(image, (x0 + 46, y + 70), fitted(class_name, SMALL, 200), SMALL, MUTED)
     # attributes: name, total (green with its stars when it meets the class's target), the target
     ax = x0 + 252
     col = 74
     for i, attr in enumerate(ATTRIBUTES):
         cx = ax + i * col + col // 2
         dice = me["rows"][attr]
-        paste_text(image, (cx, y + 8), labels["rows"][attr], SMALL, MUTED, True, "ma")
+        paste_text(image, (cx, y + 5), labels["rows"][attr], SMALL, MUTED, True, "ma")
         total = final_attribute(me, attr)
         target = cls["targets"][attr] if cls else None
         hit = target is not None and len(dice) == SLOTS and _hits(target, total)
         if hit:
-            draw.rounded_rectangle((cx - 30, y + 31, cx + 30, y + 65), radius=6, fill=CELL_RGB[1])
+            draw.rounded_rectangle((cx - 33, y + 32, cx + 33, y + 68), radius=6, fill=CELL_RGB[1])
         shown = (f"{total}★" if hit else str(total)) if dice else "–"
-        paste_text(image, (cx, y + 48), shown, 24, TEXT, True, "mm")
+        paste_text(image, (cx, y + 50), shown, 30, TEXT, True, "mm")
         for slot in range(SLOTS):  # how many of the row's three boxes are filled, in the dice's colours
-            sx = cx - 27 + slot * 19
+            sx = cx - 31 + slot * 22
             die = dice[slot] if slot < len(dice) else None
             fill = DIE_RGB[die[0]] if die else PANEL
-            draw.rectangle((sx, y + 76, sx + 15, y + 91), fill=fill, outline=OUTLINE if die else PANEL_LIGHT)
+            draw.rectangle((sx, y + 74, sx + 18, y + 92), fill=fill, outline=OUTLINE if die else PANEL_LIGHT)
     # right: gold, stars so far, cards by area
     rx = ax + 6 * col + 14
-    draw.ellipse((rx, y + 10, rx + 24, y + 34), fill=GOLD)
-    paste_text(image, (rx + 30, y + 22), str(me["gold"]), 22, GOLD, True, "lm")
+    draw.ellipse((rx, y + 8, rx + 28, y + 36), fill=GOLD)
+    paste_text(image, (rx + 34, y + 22), str(me["gold"]), NAME, GOLD, True, "lm")
     stars = _stars_so_far(view, seat)
     result = view.get("result")
     text = "–" if stars is None else f"{stars}★"
-    paste_text(image, (x1 - 14, y + 8), text, 30, GOLD, True, "ra")
+    paste_text(image, (x1 - 14, y + 4), text, 34, GOLD, True, "ra")
     label = (
         labels["so_far"] if not result else labels["winner"] if seat in result["winners"] else labels["final"]
     )
-    paste_text(image, (x1 - 14, y + 44), fitted(label, SMALL, 130), SMALL, MUTED, anchor="ra")
+    paste_text(image, (x1 - 14, y + 46), fitted(label, SMALL, 140), SMALL, MUTED, anchor="ra")
     cx = rx
     for area in ("weapon", "armor", "trait", "skill"):
         tag = f"{labels['tags'][area]}{len(me['cards'][area])}"
-        paste_text(image, (cx, y + 80), tag, 19, TYPE_RGB[area], True, "lm")
-        cx += 40
+        paste_text(image, (cx, y + 82), tag, 22, TYPE_RGB[area], True, "lm")
+        cx += 46
 
 
 def render_table(view: View, names: list[str], locale: str) -> bytes:
@@ -561,7 +562,7 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
     cards = view["market"]
     top = 12 + 44 + 62 + 12
     market_h = TILE_H + 12 if cards else 0
-    content = top + market_h + players * (ROW_H + 10) + MARGIN
+    content = top + market_h + players * (ROW_H + 8) + MARGIN
     solo_result = view["solo"] and view.get("result")
     if solo_result:
         content += 40
@@ -576,7 +577,7 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
         y += market_h
     for seat in range(players):
         _overview_row(image, draw, view, seat, names[seat], labels, lang, y)
-        y += ROW_H + 10
+        y += ROW_H + 8
     if solo_result:
         rating = next(r for r in SOLO["ratings"] if r["id"] == view["result"]["details"]["rating"])
         text = labels["rating"].format(rating=_name(rating, lang))

@@ -39,6 +39,19 @@ def test_roll_player_overview_marks_who_acts_and_each_seat():
         assert (ACCENT in edge) == (seat in view["to_act"]), (seat, view["to_act"])
 
 
+def test_roll_player_overview_reads_at_chat_size_with_every_player():
+    """A review read the market's text at 7-8 px on a phone (17 px letters on a 1000 px picture): the overview's
+    smallest letters are now 11 px in a 550 px chat and its names 12 px or more, with four players still 4:3."""
+    for players in (1, 2, 4):
+        _, _, views = played("roll_player", players, seed=players, moves=120)
+        for locale in ("en", "ko"):
+            with common.font_sizes() as sizes:
+                image = picture(roll_player.render_table(views[-1], NAMES[:players], locale))
+            assert min(sizes) * 550 / image.width >= 11, (players, locale, min(sizes))
+            assert image.width / image.height >= 4 / 3, (players, image.size)
+    assert roll_player.NAME * 550 / roll_player.TABLE_W >= 14
+
+
 def test_roll_player_sheet_shows_one_seat_in_its_colour():
     _, _, views = played("roll_player", 3, seed=4, moves=60)
     for seat in range(3):
