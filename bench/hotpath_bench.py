@@ -50,6 +50,9 @@ class _Message:
     async def edit(self, **_: Any) -> _Message:
         return self
 
+    async def delete(self) -> None:
+        return None
+
 
 class _Channel:
     def __init__(self, channel_id: int) -> None:
@@ -74,7 +77,7 @@ class _Client:
     def is_closed(self) -> bool:
         return False
 
-    def get_partial_messageable(self, channel_id: int) -> _Channel:
+    def get_partial_messageable(self, channel_id: int, **_: Any) -> _Channel:
         return _Channel(channel_id)
 
     def get_channel(self, _: int) -> None:
