@@ -45,6 +45,7 @@ def test_every_gem_name_fits_a_face_down_card_in_every_language():
     from render.common import font
     from render.druids import KINDS, PLAYED_W, PRIVATE_SMALL, kind_name
 
+    letters = font(PRIVATE_SMALL, True)
     for locale in ("en", "ko", "es"):
         for kind in KINDS:
-            assert font(PRIVATE_SMALL, True).getlength(kind_name(kind, locale)) <= PLAYED_W - 8, (locale, kind)
+            assert letters.getlength(kind_name(kind, locale)) <= PLAYED_W - 8, (locale, kind)
