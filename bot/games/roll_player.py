@@ -29,6 +29,7 @@ from engines.roll_player.data import (
 from engines.roll_player.rules import (
     MARKET_DISCARD_GOLD,
     PLACE_GOLD_DIE,
+    START_GOLD,
     can_move,
     card_price,
     initiative_gold,
@@ -626,8 +627,18 @@ class RollPlayerPresenter(GamePresenter):
                 player=name(window.get("before")),
             )
         round_no = view.get("round", 0)
-        if phase == "choose_race":
+        if phase == "choose_race" and view["solo"]:
             return self.t("status.choose_race", locale, player=name(current))
+        if phase == "choose_race":
+            # who goes first, and the gold that the later seats start with to make up for it
+            order = [(view["start"] + i) % len(view["seats"]) for i in range(len(view["seats"]))]
+            told = [
+                self.t("later_gold", locale, player=name(s), gold=gold - START_GOLD)
+                if (gold := view["seats"][s]["gold"]) > START_GOLD
+                else name(s)
+                for s in order
+            ]
+            return self.t("status.choose_race_order", locale, player=name(current), order=", ".join(told))
         if phase == "choose_class":
             if view.get("class_offer"):
                 return self.t(

@@ -441,3 +441,25 @@ def test_an_initiative_card_offers_the_gold_taking_it_pays(game, player_class):
                 checked += bool(gold)
         state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
     assert checked >= 6
+
+
+def test_the_set_up_says_who_goes_first_and_which_seats_start_with_more_gold():
+    """A review saw "Alex chooses a character sheet" under a seat list led by Minji, who had a gold more than the
+    others, with nothing saying why: the set-up's status now gives the turn order and the later seats' gold."""
+    from engines.roll_player.rules import START_GOLD
+
+    game = presenter("roll_player")
+    engine = game.engine
+    names = ["Minji", "Alex", "Sam", "Jiyoung"]
+    for players in (2, 3, 4):
+        state = engine.new_game(players, engine.validate_options({}), players)
+        status = game.status_text(engine.view(state, None), names[:players], "en")
+        expected = [
+            names[seat]
+            + (f" (+{gold - START_GOLD} gold)" if (gold := state["seats"][seat]["gold"]) > START_GOLD else "")
+            for seat in state["queue"]
+        ]
+        assert status.endswith("turn order " + ", ".join(expected)), status
+        assert status.startswith(f"Set-up: {names[state['queue'][0]]} chooses"), status
+    solo = engine.new_game(1, engine.validate_options({}), 1)
+    assert "turn order" not in game.status_text(engine.view(solo, None), names[:1], "en")
