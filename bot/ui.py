@@ -196,6 +196,13 @@ class Components(discord.ui.View):
     def is_finished(self) -> bool:  # what discord.py asks before keeping a view it sends
         return True
 
+    def add_item(self, item: discord.ui.Item[Any]) -> Components:
+        # An item points back at its view, a cycle only Python's full collections free. Nothing asks a sent
+        # item for its view (a click makes a new item from the custom_id), so the item forgets it.
+        super().add_item(item)
+        item._update_view(None)
+        return self
+
 
 def undo_view(table: Table, locale: str) -> discord.ui.View:
     view = Components()
