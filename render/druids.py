@@ -232,6 +232,7 @@ def _follower_face(
 PRIVATE_W = 920
 PRIVATE_SMALL = 16  # 16 × 550 / 920 ≥ 9 px in the chat
 PLAYED_W = 86  # a face-down card: room for the longest gem name at PRIVATE_SMALL ("Esmeralda", 76 px)
+PLAYED_STEP = PLAYED_W + 10  # from one face-down card to the next
 
 
 def private_shows(view: View) -> Any:
@@ -248,7 +249,7 @@ def render_private(view: View, locale: str) -> bytes:
     played = [(entry["place"], card) for entry in view["places"] for card in entry["mine"]]
     per_hand = (PRIVATE_W - 24) // 124
     hand_rows = max(1, (len(hand) + per_hand - 1) // per_hand)
-    per_played = (PRIVATE_W - 24) // (PLAYED_W + 10)
+    per_played = (PRIVATE_W - 24) // PLAYED_STEP
     played_rows = (len(played) + per_played - 1) // per_played
     home_y = 56 + hand_rows * 160 + 6
     played_y = home_y + 84
@@ -270,7 +271,7 @@ def render_private(view: View, locale: str) -> bytes:
     if played:
         draw.text((24, played_y), labels["played"], fill=MUTED, font=font(20))
         for i, (place, card) in enumerate(played):  # each under the place it lies at
-            x = 24 + (i % per_played) * (PLAYED_W + 10)
+            x = 24 + (i % per_played) * PLAYED_STEP
             y = played_y + 30 + (i // per_played) * 130
             where = fitted(labels["at_place"].format(number=place + 1), PRIVATE_SMALL, PLAYED_W + 4)
             draw.text((x + PLAYED_W // 2, y + 10), where, fill=TEXT, font=font(PRIVATE_SMALL), anchor="mm")

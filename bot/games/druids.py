@@ -123,14 +123,12 @@ class DruidsPresenter(GamePresenter):
     ) -> list[str]:
         """Where a step offers both one blind draw and several, what the lone one does (look, then draw on); where
         it offers a place both alone and with the rest of the turn, what that rest is."""
-        draws = {
-            sum(
-                bare_key(part) == "type" and kind == "draw_gem" for part, kind in joint_values(key, v).items()
-            )
-            for v in values
-        }
+        draws, endings = set(), set()
+        for value in values:
+            params = joint_values(key, value)
+            draws.add(sum(bare_key(part) == "type" and kind == "draw_gem" for part, kind in params.items()))
+            endings.add(params.get(ENDING) is not None)
         facts = [self.t("draw_one_fact", locale)] if 1 in draws and max(draws) > 1 else []
-        endings = {joint_values(key, v).get(ENDING) is not None for v in values}
         return facts + ([self.t("ending_fact", locale)] if endings == {True, False} else [])
 
     def status_text(self, view: View, names: list[str], locale: str) -> str:

@@ -37,8 +37,9 @@ from engines.roll_player.rules import (
     moved,
     price_cuts,
     sort_onto,
+    turn_order,
 )
-from engines.roll_player.scoring import final_attribute
+from engines.roll_player.scoring import backstory_match, final_attribute
 from render import roll_player as roll_player_render
 
 _ATTRIBUTE_NAMES = {attr["id"]: attr["name"] for attr in DICE["attributes"]}
@@ -333,15 +334,15 @@ class RollPlayerPresenter(GamePresenter):
         lines: list[str] = []
         if "colour" in offered and _sorting(view):
             lines.append(self._tie_fact(view["pending"], locale))
-        seat = view.get("viewer")
+        seat, token = view.get("viewer"), None
         if seat is not None:
             me = view["seats"][seat]
+            token = me["token"]
             lines += [self._row_fact(me, row, locale) for row in ATTRIBUTES if row in offered.get("row", ())]
             if any(isinstance(card, str) and card in CARDS for card in offered.get("card", ())):
                 tokens = me["discounts"]
                 lines.append(self.t("purse_fact", locale, count=tokens, gold=me["gold"], tokens=tokens))
         room = FACTS_ROOM - sum(len(line) + 1 for line in lines)
-        token = view["seats"][seat].get("token") if seat is not None else None
         return lines + self._offer_facts(offered, room, locale, token)
 
     def _tie_fact(self, pending: dict[str, Any], locale: str) -> str:
@@ -351,7 +352,7 @@ class RollPlayerPresenter(GamePresenter):
         return self.t("tie_fact", locale, value=value, dice=self.dice_label(tied, locale), card=card)
 
     def _offer_facts(
-        self, offered: dict[str, list[Any]], room: int, locale: str, token: int | None = None
+        self, offered: dict[str, list[Any]], room: int, locale: str, token: int | None
     ) -> list[str]:
         """What each card, skill or class on offer does, while the lines fit in `room`; the rest counted (a long
         list, the discard pile, is left to /rules). A weapon says how many hands it takes, and a card with an
@@ -432,7 +433,7 @@ class RollPlayerPresenter(GamePresenter):
         want = story["dice"][row]
         placed = me["rows"][row]
         if len(placed) >= want["slot"]:
-            state = "met" if placed[want["slot"] - 1][0] == want["colour"] else "missed"
+            state = "met" if backstory_match(me, row) else "missed"
         else:
             state = "next" if len(placed) + 1 == want["slot"] else "open"
         colour = self.colour_name(want["colour"], locale)
@@ -631,7 +632,7 @@ class RollPlayerPresenter(GamePresenter):
             return self.t("status.choose_race", locale, player=name(current))
         if phase == "choose_race":
             # who goes first, and the gold that the later seats start with to make up for it
-            order = [(view["start"] + i) % len(view["seats"]) for i in range(len(view["seats"]))]
+            order = turn_order(view["start"], view["players"])
             told = [
                 self.t("later_gold", locale, player=name(s), gold=gold - START_GOLD)
                 if (gold := view["seats"][s]["gold"]) > START_GOLD
@@ -930,9 +931,6 @@ def _after_sorting(view: View, first: str) -> View:
     them (the engine's order_die, then its sort onto the cards); dice still tied after that stay off."""
     pending = view["pending"]
     dice, numbers = [list(d) for d in pending["dice"]], list(pending["cards"])
-    low = min(v for _, v in dice)
-    die = next(d for d in dice if d[0] == first and d[1] == low)
-    dice.remove(die)
-    placed = dict([(numbers.pop(0), die), *sort_onto(dice, numbers)])
+    placed = dict(sort_onto(dice, numbers, first))
     cards = [{**c, "die": placed.get(c["number"], c["die"])} for c in view["initiative"]]
     return {**view, "initiative": cards}

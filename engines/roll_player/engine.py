@@ -63,6 +63,7 @@ from engines.roll_player.rules import (
     parse_position,
     sheet_full,
     sort_onto,
+    turn_order,
 )
 from engines.roll_player.scoring import class_colour, score_seat, solo_rating
 
@@ -131,7 +132,7 @@ class RollPlayer(Engine):
         solo = players == 1
         basis = max(players, 2)  # the solo game is set up as for two players
         start = rng.below(players)
-        order = [(start + i) % players for i in range(players)]
+        order = turn_order(start, players)
         backstories = rng.shuffled(sorted(BACKSTORIES))
         alignments = rng.shuffled(sorted(ALIGNMENTS))
         seats = []
@@ -220,8 +221,7 @@ class RollPlayer(Engine):
         return {"bought": 0, "no_discard": False, "lock_used": False}
 
     def _order(self, state: State) -> list[int]:
-        players = state["players"]
-        return [(state["start"] + i) % players for i in range(players)]
+        return turn_order(state["start"], state["players"])
 
     # --- randomness -------------------------------------------------------------------------------------------------
 
@@ -671,14 +671,7 @@ class RollPlayer(Engine):
         me = state["seats"][seat]
         if kind == "order_die":
             state["pending"].pop()
-            dice = top["dice"]
-            low = min(v for _, v in dice)
-            die = next(d for d in dice if d[0] == action["colour"] and d[1] == low)
-            dice.remove(die)
-            number = top["cards"].pop(0)
-            self._card(state, number)["die"] = die
-            events.append({"type": "DieSorted", "card": number, "colour": die[0], "value": die[1]})
-            self._sort_onto(state, dice, top["cards"], top["seat"], events)
+            self._sort_onto(state, top["dice"], top["cards"], top["seat"], events, first=action["colour"])
         elif kind == "keep_roll":
             state["pending"].pop()
             attr, slot = parse_position(top["die"])  # type: ignore[misc]
@@ -922,10 +915,16 @@ class RollPlayer(Engine):
     # --- sorting initiative dice -------------------------------------------------------------------------------------
 
     def _sort_onto(
-        self, state: State, dice: list[list[Any]], numbers: list[int], chooser: int, events: list[Event]
+        self,
+        state: State,
+        dice: list[list[Any]],
+        numbers: list[int],
+        chooser: int,
+        events: list[Event],
+        first: str | None = None,
     ) -> None:
         """Lowest die onto the lowest card; the chooser breaks ties only where the tied dice differ in colour."""
-        for number, die in sort_onto(dice, numbers):
+        for number, die in sort_onto(dice, numbers, first):
             self._card(state, number)["die"] = die
             events.append({"type": "DieSorted", "card": number, "colour": die[0], "value": die[1]})
         if numbers and dice:

@@ -52,10 +52,23 @@ def moved(token: int, direction: str) -> int:
     return token + 3 * dr + dc
 
 
-def sort_onto(dice: list[list[Any]], numbers: list[int]) -> list[tuple[int, list[Any]]]:
+def turn_order(start: int, players: int) -> list[int]:
+    """The seats in turn order, from the start player."""
+    return [(start + i) % players for i in range(players)]
+
+
+def sort_onto(
+    dice: list[list[Any]], numbers: list[int], first: str | None = None
+) -> list[tuple[int, list[Any]]]:
     """Initiative dice onto cards, lowest die onto the lowest card, while no tie of dice of different colours
-    needs the chooser: the (card, die) pairs placed, taken out of `dice` and `numbers`."""
+    needs the chooser (who puts the die of colour `first` first among the lowest): the (card, die) pairs placed,
+    taken out of `dice` and `numbers`."""
     placed = []
+    if first is not None:
+        low = min(v for _, v in dice)
+        die = next(d for d in dice if d[0] == first and d[1] == low)
+        dice.remove(die)
+        placed.append((numbers.pop(0), die))
     while numbers and dice:
         low = min(v for _, v in dice)
         if len({c for c, v in dice if v == low}) > 1:

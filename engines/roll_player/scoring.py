@@ -67,15 +67,15 @@ def class_dice(seat: Seat) -> int:
     return sum(1 for attr in ATTRIBUTES for c, _ in seat["rows"][attr] if c == colour)
 
 
+def backstory_match(seat: Seat, attr: str) -> bool:
+    """Whether row `attr` holds the die the seat's backstory asks for there: its colour in its box."""
+    want = BACKSTORIES[seat["backstory"]]["dice"][attr]
+    row = seat["rows"][attr]
+    return len(row) >= want["slot"] and row[want["slot"] - 1][0] == want["colour"]
+
+
 def backstory_matches(seat: Seat) -> int:
-    card = BACKSTORIES[seat["backstory"]]
-    matches = 0
-    for attr in ATTRIBUTES:
-        want = card["dice"][attr]
-        row = seat["rows"][attr]
-        if len(row) >= want["slot"] and row[want["slot"] - 1][0] == want["colour"]:
-            matches += 1
-    return matches
+    return sum(backstory_match(seat, attr) for attr in ATTRIBUTES)
 
 
 def backstory_stars(matches: int) -> int:
