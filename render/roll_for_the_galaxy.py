@@ -20,7 +20,7 @@ from PIL import Image, ImageDraw
 
 from engines.base import View
 from engines.roll_for_the_galaxy import data as D
-from engines.roll_for_the_galaxy.scoring import score_in_view
+from engines.roll_for_the_galaxy import rules as R
 from render.common import (
     BACKGROUND,
     GOLD,
@@ -40,6 +40,7 @@ from render.common import (
     readable_on,
     to_png_fixed,
 )
+from render.results import current_scores
 from render.text import labels as picture_labels
 
 DIE = 20
@@ -156,11 +157,9 @@ def _height(players: int) -> int:
 
 
 def current_score(view: dict[str, Any], seat: int) -> int:
-    """What the game would score the seat now (its final score once over): tiles, VP chips and bonuses."""
-    s = view["seats"][seat]
-    if s.get("score") is not None:
-        return s["score"]
-    return score_in_view(s)["total"]
+    """What the game would score the seat now (its final score once over): tiles, VP chips and bonuses, as the
+    results picture counts them."""
+    return current_scores(view)[seat]
 
 
 def _at_work(view: dict[str, Any], s: dict[str, Any]) -> list[tuple[str, list[str]]]:
@@ -181,12 +180,12 @@ def _at_work(view: dict[str, Any], s: dict[str, Any]) -> list[tuple[str, list[st
         else:
             dice = (s["rows"] or {}).get(phase, [])
         if dice:
-            out.append((phase, sorted(dice, key=D.COLORS.index)))
+            out.append((phase, R.sort_colors(dice)))
     return out
 
 
 def _groups(colors: list[str]) -> list[tuple[str, int]]:
-    return list(Counter(sorted(colors, key=D.COLORS.index)).items())
+    return list(Counter(R.sort_colors(colors)).items())
 
 
 def _dice_groups(image: Image.Image, x: int, cy: int, colors: list[str], room: int) -> int:
@@ -195,9 +194,7 @@ def _dice_groups(image: Image.Image, x: int, cy: int, colors: list[str], room: i
     groups = _groups(colors)
     if not groups:
         return x
-    step = min(
-        BODY_DIE + 4, max(12, (room - BODY_DIE) // max(1, len(groups) - 1) if len(groups) > 1 else room)
-    )
+    step = min(BODY_DIE + 4, max(12, (room - BODY_DIE) // (len(groups) - 1) if len(groups) > 1 else room))
     for i, (color, n) in enumerate(groups):
         _die(image, x + i * step, cy - BODY_DIE // 2, color, str(n), BODY_DIE, text=MIN_TEXT)
     return x + (len(groups) - 1) * step + BODY_DIE
@@ -387,8 +384,8 @@ def _seat_strip(
     # the tableau, in columns, faction tiles (gold edge) first
     body = y0 + 3 + row
     side_x = x1 - 12 - SIDE_W
-    columns = max(2, -(-len(s["tableau"]) // lines))
-    per_column = max(1, -(-len(s["tableau"]) // columns))
+    columns = max(2, R.ceil_div(len(s["tableau"]), lines))
+    per_column = max(1, R.ceil_div(len(s["tableau"]), columns))
     col_w = (side_x - 20 - (x0 + 10)) // columns
     faction_sides = set(D.FACTION_SIDES[s["faction"]])
     for i, entry in enumerate(s["tableau"]):
@@ -415,20 +412,14 @@ def _seat_strip(
     cy = body + 2 * row + row // 2
     x = side_x
     cup_room = SIDE_W // 2
-    for label, dice in ((labels["cup"], s["cup"]), (labels["citizenry"], s["citizenry"])):
+    # the cup in the first half; the Citizenry after it, from the half at the earliest, to the strip's edge
+    for label, dice, end in (
+        (labels["cup"], s["cup"], side_x + cup_room - 20),
+        (labels["citizenry"], s["citizenry"], x1 - 12),
+    ):
         paste_text(image, (x, cy), label, LABEL, MUTED, True, "lm")
         start = x + int(font(LABEL, True).getlength(label)) + 8
-        x = (
-            _dice_groups(
-                image,
-                start,
-                cy,
-                dice,
-                side_x + cup_room - 20 - start if label == labels["cup"] else x1 - 12 - start,
-            )
-            + 24
-        )
-        x = max(x, side_x + cup_room) if label == labels["cup"] else x
+        x = max(_dice_groups(image, start, cy, dice, end - start) + 24, side_x + cup_room)
     cy = body + 3 * row + row // 2
     if view["stage"] == "assign" and s["rolled"]:
         rolled = labels["rolled"].format(n=len(s["rolled"]))
@@ -460,7 +451,7 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
     # the right-hand side needs four lines
     body_lines = max(4, (strip_h - 6) // ROW - 1)
     most = max(len(s["tableau"]) for s in view["seats"])
-    lines = max(1, -(-most // max(2, -(-most // body_lines))))
+    lines = max(1, R.ceil_div(most, max(2, R.ceil_div(most, body_lines))))
     row = min(ROW_MAX, (strip_h - 6) // (1 + max(4, lines)))
     for seat in range(players):
         y = TOP + seat * (strip_h + GAP)

@@ -404,10 +404,13 @@ class RollForTheGalaxyPresenter(GamePresenter):
         return _within(lines, FACTS_ROOM, lambda untold: self.t("fact.more", locale, count=untold))
 
     def side_fact(self, side_id: str, locale: str) -> str:
-        """A side as a scout weighs it: what it costs and does, and the VP it brings (its cost)."""
+        """A side as a scout weighs it: what it costs and does, and the VP it brings: its cost, and more at the
+        game's end for a 6-cost development with an end-game power ("6+")."""
         cost = D.side(side_id)["cost"]
         text = self.side_text(side_id, locale)
-        return self.t("fact.side", locale, name=self.side_name(side_id, locale), text=text, vp=cost)
+        more = any(power["when"] == "end_game" for power in D.powers(side_id))
+        vp = f"{cost}+" if more else cost
+        return self.t("fact.side", locale, name=self.side_name(side_id, locale), text=text, vp=vp)
 
     def ship_facts(self, me: dict[str, Any], types: set[str], locale: str) -> list[str]:
         """Each good on the mover's worlds with what trading it pays and what consuming it scores with each of
@@ -474,8 +477,7 @@ class RollForTheGalaxyPresenter(GamePresenter):
 
     def dictate_fact(self, me: dict[str, Any], locale: str) -> str:
         """Dictating, as the rulebook has it: one worker on Dictate moves another (Galactic Mandate: three)."""
-        mandate = [power["max"] for _, power in R.powers_of(me, "assign", "dictate_count")]
-        return self.t("fact.dictate", locale, count=max(mandate, default=1))
+        return self.t("fact.dictate", locale, count=R.dictate_count(me))
 
     def cards(self, locale: str) -> list[tuple[str, str]]:
         return [self.card(side_id, locale) for side_id in CARD_SIDES]

@@ -692,8 +692,7 @@ def _apply_assign(state: State, seat: int, action: Action, events: list[Event]) 
         i = _find_die(p, action["color"], action["from"])
         p["dice"][i]["at"] = "dictate"
         p["dictates"] += 1
-        mandate = R.powers_of(p, "assign", "dictate_count")
-        p["dictate_left"] += max([pw["max"] for _, pw in mandate], default=1)
+        p["dictate_left"] += R.dictate_count(p)
     elif kind == "reassign":
         i = _find_die(p, action["color"], action["from"])
         p["dice"][i]["at"] = action["to"]

@@ -64,6 +64,11 @@ def consume_vp(shipper: str, good: str, world_color: str) -> int:
     return 1 + (good in (world_color, "purple")) + (shipper in (world_color, "purple"))
 
 
+def dictate_count(p: Seat) -> int:
+    """Workers one on Dictate may move: one, or as a power says (Galactic Mandate)."""
+    return max([power["max"] for _, power in powers_of(p, "assign", "dictate_count")], default=1)
+
+
 def trade_price(p: Seat, world_color: str) -> int:
     """What trading a good from a world of this colour pays `p`: the price table and its trade bonuses."""
     return D.TRADE_PRICE[world_color] + sum(

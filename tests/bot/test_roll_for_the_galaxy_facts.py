@@ -201,3 +201,15 @@ def test_finishing_managing_is_told_naturally():
     assert told["en"].startswith("Done: finished managing")
     assert told["ko"].startswith("완료: 제국 관리를 마쳤습니다")
     assert told["es"].startswith("Hecho: gestión terminada")
+
+
+def test_a_six_cost_development_with_an_end_game_bonus_says_its_vp_are_six_and_more():
+    """The rulebook marks these developments "6+": their cost in VP, and their bonus on top. The scout's facts
+    said "(6 VP)", as if that were all."""
+    sides = [side for tile in D.TILE_SIDES.values() for side in tile.values()]
+    plus = [s for s in sides if any(power["when"] == "end_game" for power in D.powers(s))]
+    assert plus
+    for side_id in plus:
+        assert GAME.side_fact(side_id, "en").endswith("(6+ VP)")
+    plain = D.TILE_SIDES["t28"]["development"]
+    assert GAME.side_fact(plain, "en").endswith(f"({D.side(plain)['cost']} VP)")
