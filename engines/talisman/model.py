@@ -229,6 +229,11 @@ def draw_adventure(state: State) -> dict[str, Any] | None:
     return new_inst(state, card, "a")
 
 
+def spells_left(state: State) -> bool:
+    """Whether a Spell can still be drawn: from the Spell deck, or its discards shuffled."""
+    return bool(state["spl"] or state["spl_disc"])
+
+
 def draw_spell(state: State) -> str | None:
     if not state["spl"]:
         if not state["spl_disc"]:

@@ -12,7 +12,6 @@ from engines.talisman.data import PURCHASE, VALLEY
 from engines.talisman.model import (
     at_glade,
     capacity,
-    card_of,
     has_ability,
     has_talisman,
     in_inner,
@@ -177,18 +176,17 @@ def _shop(state: State, ch: dict[str, Any], p: dict[str, Any], action: Action) -
     if wanted not in services:
         return None
     svc = services[wanted]
-    price = svc["price"]
-    if kind == "buy_fate" and ch["fate"] >= card_of(ch)["fate"]:
+    why = rules.service_closed(state, ch, p, svc)
+    if why == "full_fate":
         return IllegalAction("fate_full")
-    if kind == "heal" and ch["life"] >= card_of(ch)["life"]:
+    if why == "full_life":
         return IllegalAction("life_full")
-    if kind == "buy_spell":
-        if "spell" in p["used"]:
-            return IllegalAction("already_bought")
-        if len(ch["spells"]) >= max_spells(state, ch):
-            return IllegalAction("spell_limit", limit=max_spells(state, ch))
-    if ch["gold"] < price:
-        return IllegalAction("not_enough_gold", price=price, gold=ch["gold"])
+    if why == rules.USED and kind == "buy_spell":
+        return IllegalAction("already_bought")
+    if why == "spell_limit":
+        return IllegalAction("spell_limit", limit=max_spells(state, ch))
+    if why == "short_of_gold":
+        return IllegalAction("not_enough_gold", price=svc["price"], gold=ch["gold"])
     return IllegalAction("bad_choice", value=kind)  # e.g. healing beyond what this healer offers
 
 

@@ -73,6 +73,7 @@ from engines.talisman.model import (
     remove_from_board,
     rng_below,
     roll,
+    spells_left,
     strength,
     take_purchase,
     take_talisman,
@@ -231,9 +232,7 @@ def t_turn_start(state: State, t: Task, events: list[Event]) -> None:
     ch["immob"] = False
     ch["casts_left"] = len(ch["spells"])
     if ch["miss"] > 0:
-        ch["miss"] -= 1
-        # what cost the turn (unknown for a turn owed by a game saved before reasons were kept)
-        source = ch["lost"].pop(0) if ch["lost"] else None
+        source = pay_turn(ch)
         events.append({"type": "TurnMissed", "seat": seat, **({"source": source} if source else {})})
         cut_turn(state)
         # the end of this turn (where Spells may still be cast) says that it is a missed one
@@ -553,6 +552,13 @@ def lose_life(state: State, seat: int, n: int, src: str, armour: bool = False, b
 def owe_turn(ch: Char, source: str) -> None:
     ch["miss"] += 1
     ch["lost"].append(source)
+
+
+def pay_turn(ch: Char) -> str | None:
+    """An owed turn missed now (owe_turn's other half): what cost it, unknown for a turn owed by a game saved
+    before reasons were kept."""
+    ch["miss"] -= 1
+    return ch["lost"].pop(0) if ch["lost"] else None
 
 
 def miss_turn(state: State, seat: int, events: list[Event], source: str) -> None:
@@ -2248,7 +2254,7 @@ def p_combat(state: State, p: Prompt) -> list[Action]:
         potion = has_passive(state, ch, "potion")
         if potion:
             acts.append({"type": "drink_potion"})
-        if not ch["merc"] and ch["gold"] and has_passive(state, ch, "battle_bonus"):
+        if not ch["merc"] and ch["gold"] >= MERCENARY_FEE and has_passive(state, ch, "battle_bonus"):
             acts.append({"type": "pay_mercenary"})
     spells = castable(state, seat, "combat")
     acts += [
@@ -2465,7 +2471,7 @@ def futile_op(state: State, seat: int, o: dict[str, Any]) -> str | None:
     if name in ("gain_spell", "fill_spells"):
         if len(ch["spells"]) >= max_spells(state, ch):
             return "spell_limit"
-        if not state["spl"] and not state["spl_disc"]:
+        if not spells_left(state):
             return "no_spells"
     elif name == "heal" and ch["life"] >= card_of(ch)["life"]:
         return "full_life"
@@ -3121,45 +3127,64 @@ def t_shop_for(state: State, t: Task, events: list[Event]) -> None:
         ask(state, t["s"], "shop", services=t["services"], used=[], healed=0)
 
 
+# A shop's services other than its wares, and what each offers while open.
+SERVICE_ACTIONS: dict[str, list[Action]] = {
+    "heal": [{"type": "heal"}],
+    "royal_heal": [{"type": "royal_heal"}],
+    "fate": [{"type": "buy_fate"}],
+    "spell": [{"type": "buy_spell"}],
+    "train": [{"type": "train", "stat": k} for k in SEAT_KINDS],
+}
+USED = "used"  # a service this visit has had all it offers of, or one this character cannot call on
+
+
+def service_closed(state: State, ch: Char, p: Prompt, svc: dict[str, Any]) -> str | None:
+    """Why one of SERVICE_ACTIONS' services offers the character nothing now: a reason of the why.* words, or
+    USED; None while it is open. What the shop offers (p_shop), what it says is closed (shop_closed) and why a
+    refused service is refused (refusals) all read it here."""
+    kind = svc["service"]
+    full_life = ch["life"] >= card_of(ch)["life"]
+    if kind == "royal_heal":
+        if "royal" in p["used"] or not any(passive(f).get("royal") for f in ch["fol"]):
+            return USED
+        return "full_life" if full_life else None
+    if kind == "spell":
+        if "spell" in p["used"]:
+            return USED
+        if len(ch["spells"]) >= max_spells(state, ch):
+            return "spell_limit"
+        if not spells_left(state):
+            return "no_spells"  # the gold would buy nothing
+    if kind == "heal" and full_life:
+        return "full_life"
+    if kind == "fate" and ch["fate"] >= card_of(ch)["fate"]:
+        return "full_fate"
+    if ch["gold"] < svc["price"]:
+        return "short_of_gold"
+    if kind == "heal" and p["healed"] >= (svc["max"] if svc["max"] is not None else 99):
+        return USED
+    return None
+
+
 @prompt("shop")
 def p_shop(state: State, p: Prompt) -> list[Action]:
     seat = p["seat"]
     ch = state["chars"][seat]
     acts: list[Action] = [{"type": pass_type(state, p, "done")}]
-    room = card_of(ch)["life"] - ch["life"]
     for svc in p["services"]:
         kind = svc["service"]
         if kind == "buy":
             for item, price in svc["prices"].items():
                 if ch["gold"] >= price and state["shop"].get(item, 0) > 0:
                     acts.append({"type": "buy", "item": item})
-        elif kind == "heal":
-            cap = svc["max"] if svc["max"] is not None else 99
-            if room > 0 and ch["gold"] >= svc["price"] and p["healed"] < cap:
-                acts.append({"type": "heal"})
-        elif kind == "royal_heal":
-            if room > 0 and "royal" not in p["used"] and any(passive(f).get("royal") for f in ch["fol"]):
-                acts.append({"type": "royal_heal"})
         elif kind == "exchange_royal":
             acts += [{"type": "exchange", "card": f["u"]} for f in ch["fol"] if passive(f).get("royal")]
         elif kind == "sell_objects":
             acts += [{"type": "sell", "card": i["u"]} for i in ch["items"]]
         elif kind == "roll" and svc["name"] not in p["used"]:
             acts.append({"type": "visit", "who": svc["name"]})
-        elif kind == "fate":
-            if ch["fate"] < card_of(ch)["fate"] and ch["gold"] >= svc["price"]:
-                acts.append({"type": "buy_fate"})
-        elif kind == "spell":
-            if (
-                "spell" not in p["used"]
-                and ch["gold"] >= svc["price"]
-                and len(ch["spells"]) < max_spells(state, ch)
-                and (state["spl"] or state["spl_disc"])  # a Spell left to draw, or the gold buys nothing
-            ):
-                acts.append({"type": "buy_spell"})
-        elif kind == "train":
-            if ch["gold"] >= svc["price"]:
-                acts += [{"type": "train", "stat": k} for k in SEAT_KINDS]
+        elif kind in SERVICE_ACTIONS and service_closed(state, ch, p, svc) is None:
+            acts += [dict(action) for action in SERVICE_ACTIONS[kind]]
     return acts
 
 
@@ -3175,28 +3200,8 @@ def shop_closed(state: State, p: Prompt) -> dict[str, str]:
         ):
             stocked = any(state["shop"].get(item, 0) > 0 for item in svc["prices"])
             closed[kind] = "short_of_gold" if stocked else "sold_out"
-        elif kind == "heal":
-            if ch["life"] >= card_of(ch)["life"]:
-                closed[kind] = "full_life"
-            elif ch["gold"] < svc["price"]:
-                closed[kind] = "short_of_gold"
-        elif kind == "royal_heal" and "royal" not in p["used"] and ch["life"] >= card_of(ch)["life"]:
-            if any(passive(f).get("royal") for f in ch["fol"]):
-                closed[kind] = "full_life"
-        elif kind == "fate":
-            if ch["fate"] >= card_of(ch)["fate"]:
-                closed[kind] = "full_fate"
-            elif ch["gold"] < svc["price"]:
-                closed[kind] = "short_of_gold"
-        elif kind == "spell" and "spell" not in p["used"]:
-            if len(ch["spells"]) >= max_spells(state, ch):
-                closed[kind] = "spell_limit"
-            elif not state["spl"] and not state["spl_disc"]:
-                closed[kind] = "no_spells"
-            elif ch["gold"] < svc["price"]:
-                closed[kind] = "short_of_gold"
-        elif kind == "train" and ch["gold"] < svc["price"]:
-            closed[kind] = "short_of_gold"
+        elif kind in SERVICE_ACTIONS and (why := service_closed(state, ch, p, svc)) not in (None, USED):
+            closed[kind] = why
     return closed
 
 
