@@ -15,7 +15,7 @@ from bot.db import make_engine, make_sessionmaker, migrate
 from bot.host import GameHost
 from bot.service import GameService
 from bot.settings import Settings
-from bot.ui import DYNAMIC_ITEMS
+from bot.ui import DYNAMIC_ITEMS, let_go
 
 log = logging.getLogger("bot")
 
@@ -31,6 +31,14 @@ class Translator(app_commands.Translator):
         return i18n.t(key, short)
 
 
+class CommandTree(app_commands.CommandTree):
+    async def _call(self, interaction: discord.Interaction) -> None:
+        # discord.py's one place that runs a command or its autocomplete; a failure is let go of once the user is
+        # told (on_app_command_error), as that still needs the interaction's response.
+        await super()._call(interaction)
+        let_go(interaction)
+
+
 class GameBot(commands.Bot):
     def __init__(self, settings: Settings, service: GameService, **client_options) -> None:
         intents = discord.Intents.none()
@@ -39,6 +47,7 @@ class GameBot(commands.Bot):
             command_prefix=commands.when_mentioned,
             intents=intents,
             help_command=None,
+            tree_cls=CommandTree,
             allowed_mentions=discord.AllowedMentions.none(),
             max_messages=None,  # nothing reads discord.py's message cache: every click carries its message
             **client_options,
@@ -107,6 +116,8 @@ class GameBot(commands.Bot):
             await self.host.refuse(interaction, self.host.explain(cause, locale))
         except discord.HTTPException:
             log.warning("could not report %r to the user", cause)
+        finally:
+            let_go(interaction)
 
 
 class ShardedGameBot(GameBot, commands.AutoShardedBot):

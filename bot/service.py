@@ -19,6 +19,7 @@ from typing import Any
 from sqlalchemy import (
     JSON,
     LABEL_STYLE_TABLENAME_PLUS_COL,
+    BigInteger,
     Connection,
     Integer,
     bindparam,
@@ -94,24 +95,24 @@ def _with_note(
     return [*kept, {"key": note[0], "params": note[1], "v": version}]
 
 
+_PRIVATE_MESSAGE_NOTES = (
+    update(_SEATS)
+    .where(_SEATS.c.game_id == bindparam("game"), _SEATS.c.seat == bindparam("at_seat"))
+    .values(
+        dm_channel_id=bindparam("channel"), dm_message_id=bindparam("message"), dm_view=bindparam("digest")
+    )
+)
+
+
 def _private_message_notes(
     game_id: int, messages: Sequence[PrivateMessage]
 ) -> tuple[Any, list[dict[str, Any]]]:
     """Where each seat's private message is and what it shows: one statement for all of them (executemany)."""
-    statement = (
-        update(_SEATS)
-        .where(_SEATS.c.game_id == game_id, _SEATS.c.seat == bindparam("at_seat"))
-        .values(
-            dm_channel_id=bindparam("channel"),
-            dm_message_id=bindparam("message"),
-            dm_view=bindparam("digest"),
-        )
-    )
     rows = [
-        {"at_seat": seat, "channel": channel, "message": message, "digest": digest}
+        {"game": game_id, "at_seat": seat, "channel": channel, "message": message, "digest": digest}
         for seat, channel, message, digest in messages
     ]
-    return statement, rows
+    return _PRIVATE_MESSAGE_NOTES, rows
 
 
 def _games_query(where: Any) -> Any:
@@ -125,9 +126,26 @@ def _games_query(where: Any) -> Any:
     )
 
 
-# The two statements of nearly every interaction, built once: building one costs about as much as sending it.
+# The statements of nearly every interaction, built once: building one costs about as much as sending it, and
+# SQLAlchemy leaves some of what it builds in reference cycles for Python's full collections.
 _GAME_BY_ID = _games_query(_GAMES.c.id == bindparam("game_id", type_=Integer))
+_PLACE = bindparam("place", type_=BigInteger)
+_IN_STATUSES = _GAMES.c.status.in_(bindparam("statuses", expanding=True))
+_GAMES_IN_CHANNEL = _games_query(
+    ((_GAMES.c.channel_id == _PLACE) | (_GAMES.c.thread_id == _PLACE)) & _IN_STATUSES
+)
+_GAMES_OF_USER = _games_query(
+    _GAMES.c.id.in_(select(_SEATS.c.game_id).where(_SEATS.c.user_id == _PLACE)) & _IN_STATUSES
+)
 _LOG_MOVE = insert(_MOVES)
+_RESET_REMINDERS = (
+    update(_SEATS)
+    .where(_SEATS.c.game_id == bindparam("game"), _SEATS.c.seat.in_(bindparam("seats", expanding=True)))
+    .values(reminders_sent=0)
+)
+_PING_PREFERENCES = select(UserPrefs.user_id, UserPrefs.pings).where(
+    UserPrefs.user_id.in_(bindparam("users", expanding=True))
+)
 
 
 class SeatRow:
@@ -339,19 +357,17 @@ class GameService:
 
     async def games_in_channel(self, channel_id: int, statuses: tuple[str, ...] = OPEN) -> list[Table]:
         """Games whose lobby is in this channel or whose thread this is, newest first."""
-        here = (_GAMES.c.channel_id == channel_id) | (_GAMES.c.thread_id == channel_id)
-        return await self._listing(("channel", channel_id), here, statuses)
+        return await self._listing(("channel", channel_id), _GAMES_IN_CHANNEL, statuses)
 
     async def games_of_user(self, user_id: int, statuses: tuple[str, ...] = OPEN) -> list[Table]:
-        seated = _GAMES.c.id.in_(select(_SEATS.c.game_id).where(_SEATS.c.user_id == user_id))
-        return await self._listing(("user", user_id), seated, statuses)
+        return await self._listing(("user", user_id), _GAMES_OF_USER, statuses)
 
-    async def _listing(self, place: Place, where: Any, statuses: tuple[str, ...]) -> list[Table]:
+    async def _listing(self, place: Place, query: Any, statuses: tuple[str, ...]) -> list[Table]:
         """The games at `place` in one of `statuses`. Open games are read all at once, whichever of them were
         asked for, so the recent games learn the place's whole list."""
         if not set(statuses) <= set(OPEN):
-            return await self._tables(_games_query(where & _GAMES.c.status.in_(statuses)))
-        return _of(await self._tables(_games_query(where & _GAMES.c.status.in_(OPEN)), place=place), statuses)
+            return await self._tables(query, {"place": place[1], "statuses": list(statuses)})
+        return _of(await self._tables(query, {"place": place[1], "statuses": list(OPEN)}, place), statuses)
 
     # --- reading for autocomplete: suggestions from the recent games (bot/recent.py), which may be out of date;
     # each falls back to one database read, which fills them. Commands read with the methods above.
@@ -726,11 +742,7 @@ class GameService:
                 raise ServiceError("stale")  # and nothing of ours is written
             connection.execute(_LOG_MOVE, logged)
             if new_wait:  # a new wait starts: reminders count again from zero
-                connection.execute(
-                    update(_SEATS)
-                    .where(_SEATS.c.game_id == table.id, _SEATS.c.seat.in_(sorted(waiting_after)))
-                    .values(reminders_sent=0)
-                )
+                connection.execute(_RESET_REMINDERS, {"game": table.id, "seats": sorted(waiting_after)})
             if outcome is not None:  # every seat's result, in seat order, in one statement (executemany)
                 connection.execute(
                     update(_SEATS)
@@ -1195,8 +1207,12 @@ class GameService:
         """Each user's ping preference ("all" when they never chose)."""
         if not user_ids:
             return {}
-        query = select(UserPrefs.user_id, UserPrefs.pings).where(UserPrefs.user_id.in_(user_ids))
-        chosen = dict(await read(self.sessions, lambda connection: connection.execute(query).all()))
+        chosen = dict(
+            await read(
+                self.sessions,
+                lambda connection: connection.execute(_PING_PREFERENCES, {"users": user_ids}).all(),
+            )
+        )
         return {user_id: chosen.get(user_id, "all") for user_id in user_ids}
 
     async def note_reminder(self, game_id: int, seat: int) -> None:
