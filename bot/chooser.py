@@ -266,8 +266,10 @@ def _known(value: Any, known: list[Any]) -> bool:
 
 
 def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> tuple[State, list[Action]]:
-    """The game after `action`, and the moves that may follow it in one chain."""
-    after, events = engine.apply(state, seat, action)
+    """The game after `action` (one of the legal actions of a seat that may act), and the moves that may follow
+    it in one chain."""
+    after = engine.copy_state(state)
+    events = engine.advance(after, seat, action)  # apply's checks would work out the legal actions again
     chainable = _chainable(engine, state, after, seat, action, events)
     return after, engine.legal_actions(after, seat) if chainable else []
 
