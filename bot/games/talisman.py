@@ -267,6 +267,10 @@ class TalismanPresenter(GamePresenter):
         if prompt.get("kind") == "combat" and "battle" in prompt:
             battle = prompt["battle"]
             foe = self.thing_name(prompt["foe"]["name"], locale)
+            # the dice each side adds: the better of two for some characters, none for a foe an Assassin fights
+            dice = ("two" if battle.get("dice", 1) > 1 else "one") + (
+                "" if battle.get("foe_rolls", True) else "_alone"
+            )
             fact = self.t(
                 "battle_fact",
                 locale,
@@ -274,6 +278,7 @@ class TalismanPresenter(GamePresenter):
                 stat=self.t(f"stat.{battle['stat']}", locale),
                 value=battle["foe"],
                 mine=battle["mine"],
+                dice=self.t(f"battle_dice.{dice}", locale),
             )
             if battle.get("bonus"):
                 fact += " " + self.t("battle_bonus", locale, n=battle["bonus"], value=battle["foe"])

@@ -275,11 +275,14 @@ class Talisman(Engine):
                 # what the fight weighs before the dice (a Doppelganger's Strength is the character's own)
                 mine, theirs = rules.combat_values(state, p["c"])
                 stat = "craft" if rules.psychic_foe(foe) else "strength"
+                ch = state["chars"][p["seat"]]
                 prompt["battle"] = {
                     "stat": stat,
                     "mine": mine,
                     "foe": theirs,
                     "bonus": rules.creature_bonus(p["c"]),  # in "foe": the space's, not the card's
+                    "dice": rules.attack_dice(ch),  # the best of them counts
+                    "foe_rolls": rules.foe_rolls(ch, foe),
                 }
             # each option's effects (the card's or space's), and those that would do nothing now
             if p["k"] == "either":

@@ -51,6 +51,7 @@ CODES: dict[str, tuple[str, ...]] = {
     "fate_full": (),
     "life_full": (),
     "already_bought": (),
+    "no_spells_left": (),
     "not_over_item_limit": ("limit",),
     "cannot_evade": (),
     "cannot_attack": ("value",),
@@ -185,6 +186,8 @@ def _shop(state: State, ch: dict[str, Any], p: dict[str, Any], action: Action) -
         return IllegalAction("already_bought")
     if why == "spell_limit":
         return IllegalAction("spell_limit", limit=max_spells(state, ch))
+    if why == "no_spells":
+        return IllegalAction("no_spells_left")
     if why == "short_of_gold":
         return IllegalAction("not_enough_gold", price=svc["price"], gold=ch["gold"])
     return IllegalAction("bad_choice", value=kind)  # e.g. healing beyond what this healer offers

@@ -1719,6 +1719,11 @@ def attack_dice(ch: Char) -> int:
     return 2 if has_ability(ch, "two_dice_battle") else 1
 
 
+def foe_rolls(ch: Char, foe: dict[str, Any]) -> bool:
+    """Whether an Enemy fighting `ch` rolls its attack die: not against an Assassin outside the Inner Region."""
+    return not (has_ability(ch, "assassinate") and not foe.get("inner"))
+
+
 @task("duel_roll")
 def t_duel_roll(state: State, t: Task, events: list[Event]) -> None:
     att, dfd = state["chars"][t["a"]], state["chars"][t["d"]]
@@ -2271,7 +2276,7 @@ def a_combat(state: State, p: Prompt, action: Action, events: list[Event]) -> No
     foe = t["foe"]
     kind = action["type"]
     if kind == "fight":
-        foe_roll = 0 if has_ability(ch, "assassinate") and not foe.get("inner") else roll(state)[0]
+        foe_roll = roll(state)[0] if foe_rolls(ch, foe) else 0
         roll_for(
             state, seat, attack_dice(ch), {**t, "t": "combat_resolve", "foe_roll": foe_roll}, "battle", events
         )

@@ -335,3 +335,22 @@ def _labels_or_lone(state, seat: int, locale: str) -> list[str]:
     if isinstance(step, Chosen):
         return [GAME.action_text(step.action, view, locale)]
     return GAME.value_labels(step.key, step.values, step.chosen, view, locale)
+
+
+def test_a_fight_s_fact_says_which_dice_each_side_adds():
+    """Each side adds a die, but the Warrior adds the better of two, and an Enemy rolls none against the
+    Assassin outside the Inner Region; the fact said "each side adds a die" for all of them."""
+    facts = {}
+    for hero in ("troll", "warrior", "assassin"):
+        state = table([hero, "wizard"])
+        place(state, FIELDS, "bandit")
+        state, _ = arrive(state, FIELDS)
+        view = ENGINE.view(state, 0)
+        facts[hero] = " ".join(GAME.lone_choice_facts({"type": "fight"}, view, "en"))
+        if hero == "assassin":  # and so it goes: the Bandit's die is no part of its score
+            _, events = act(state, {"type": "fight"})
+            assert next(e for e in events if e["type"] == "FoeRolled")["die"] == 0
+            assert " ".join(GAME.lone_choice_facts({"type": "fight"}, view, "ko")).count("암살자에게") == 1
+    assert "Each side adds a die; the higher total wins" in facts["troll"]
+    assert "You add the better of two dice and your foe one die" in facts["warrior"]
+    assert "You add a die; your foe adds none against an Assassin" in facts["assassin"]

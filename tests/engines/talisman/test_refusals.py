@@ -176,6 +176,10 @@ def test_buying_spells_is_bounded_by_craft_and_once_a_visit():
     state["chars"][0]["spells"] = []
     state["p"]["used"] = ["spell"]
     assert refused(state, 0, {"type": "buy_spell"}).code == "already_bought"
+    # with the Spell deck and its discards empty the gold would buy nothing, and the refusal says so
+    state["p"]["used"] = []
+    state["spl"], state["spl_disc"] = [], []
+    assert refused(state, 0, {"type": "buy_spell"}).code == "no_spells_left"
 
 
 def test_combat_and_encounter_refusals():

@@ -101,7 +101,15 @@ def test_a_bandits_fight_shows_both_values_and_its_price():
     state, _ = arrive(state, FIELDS)
     prompt = talisman.view(state, 0)["prompt"]
     assert prompt["foe"]["bribe"] == 1
-    assert prompt["battle"] == {"stat": "strength", "mine": 4, "foe": 4, "bonus": 0}
+    # the Warrior adds the better of two dice; the Bandit rolls its own
+    assert prompt["battle"] == {
+        "stat": "strength",
+        "mine": 4,
+        "foe": 4,
+        "bonus": 0,
+        "dice": 2,
+        "foe_rolls": True,
+    }
     rig(state, [2, 5])  # the Bandit's die, then the Warrior's two
     _, events = act(state, {"type": "fight"})
     fought = next(e for e in events if e["type"] == "BattleResolved")
@@ -150,12 +158,14 @@ def test_a_doppelganger_shows_the_characters_own_strength_and_the_runes_their_bo
         "mine": 6,
         "foe": 6,
         "bonus": 0,
+        "dice": 1,
+        "foe_rolls": True,
     }
     state = table(["wizard", "troll"])
     place(state, RUNES, "ghost")
     state, _ = arrive(state, RUNES)
     battle = talisman.view(state, 0)["prompt"]["battle"]
-    assert battle == {"stat": "craft", "mine": 5, "foe": 4 + 2, "bonus": 2}
+    assert battle == {"stat": "craft", "mine": 5, "foe": 4 + 2, "bonus": 2, "dice": 1, "foe_rolls": True}
 
 
 def test_a_turn_lost_to_evil_darkness_is_marked_missed_at_its_end_with_the_card():
