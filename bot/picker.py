@@ -1,7 +1,9 @@
 """The move picker: an ephemeral message that narrows a seat's legal actions step by step, and `/play move`.
 
-A picker is out of date only when what its seat may do has changed (its components carry a digest of the seat's
-choices, `Table.choice_token`), so in a simultaneous phase one player's step leaves everyone else's picker working.
+A picker is out of date only when what it offers has changed (its components carry a digest of its offers,
+`offers_token`: the seat's choices as chained and led by a suggestion), so in a simultaneous phase one player's step
+leaves everyone else's picker working unless it changes what theirs offers. (A digest of the choices alone let a
+click read its path through offers chained anew: "recruit, then end managing" played "recruit, then reclaim".)
 A move is committed before anything is said; once committed, the mover is told it is done even if Discord fails
 to show the table afterwards (the publisher catches up).
 """
@@ -9,6 +11,7 @@ to show the table afterwards (the publisher catches up).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -16,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
+import orjson
 
 from bot import drawing, i18n
 from bot.chooser import (
@@ -56,6 +60,12 @@ REPEAT_WITHIN = 3.0  # seconds after a click in which the same click again is ta
 OFFERS_KEPT = 50_000  # picker offers kept in all: a Druids turn offers up to some 1,500 of ~0.6 kB
 
 
+def offers_token(offers: list[Any]) -> int:
+    """A short digest of what a picker offers, which its components carry: a click reads its path through the
+    offers only while they are the ones it was drawn from."""
+    return int.from_bytes(hashlib.blake2b(orjson.dumps(offers), digest_size=4).digest(), "big")
+
+
 def offered(table: Table, seat: int, actions: list[Any]) -> list[Any]:
     """What the picker offers: the seat's choices, chained with its own next moves and led by a suggestion where
     that saves clicks (bot/chooser.py); the same list for drawing a picker and for reading its clicks."""
@@ -71,6 +81,9 @@ class _Offers:
     state: str | None
     actions: list[Any]
     steps: dict[tuple[int, ...], Prompt | Chosen] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.token = offers_token(self.actions)
 
 
 class Picker:
@@ -136,7 +149,7 @@ class Picker:
         if not actions:
             lines.append(await self.waiting_line(table, seat, locale))
             return _content(lines), None
-        token = table.choice_token(seat)
+        token = (await self.offered(table, seat, actions)).token
         step = await self.step(table, seat, actions, path)
         status = game.status_text(view_data, table.names, locale)
         if status:
@@ -227,7 +240,7 @@ class Picker:
             await interaction.response.defer()
         else:  # a picker id on a message everyone sees (forged or stale): answer apart, never edit that message
             await interaction.response.defer(ephemeral=True, thinking=True)
-        table = await self.service.recent_game_to_choose(game_id, interaction.user.id, token)
+        table = await self.service.get(game_id)  # so a refusal ("not your turn") comes from a fresh read
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise ServiceError("not_a_player")
@@ -237,7 +250,7 @@ class Picker:
             )
             return
         actions = choices(table, seat)
-        if token != table.choice_token(seat):
+        if not actions or token != (await self.offered(table, seat, actions)).token:
             await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
             return
         try:
@@ -256,16 +269,19 @@ class Picker:
     async def _step_at_hand(
         self, user_id: int, game_id: int, token: int, path_text: str
     ) -> tuple[Table, int, Prompt | Chosen] | None:
-        """The click's step, when working it out needs neither the database nor a worker: the recent game still
-        offers the clicker the choices the picker was drawn with, and their offers are at hand. None otherwise."""
-        table = self.service.kept_game_to_choose(game_id, user_id, token)
+        """The click's step, when working it out needs neither the database nor a worker: the recent game's offers
+        to the clicker are at hand and are the ones the picker was drawn from. None otherwise."""
+        table = self.service.kept_game_to_choose(game_id, user_id)
         if table is None:
             return None
         seat = table.seat_of(user_id)
         if seat is None or not self._offers_at_hand(table, seat):
             return None
+        actions = choices(table, seat)
+        if (await self.offered(table, seat, actions)).token != token:
+            return None
         try:
-            step = await self.step(table, seat, choices(table, seat), decode_path(path_text))
+            step = await self.step(table, seat, actions, decode_path(path_text))
         except PathError:
             return None
         return table, seat, step

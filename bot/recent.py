@@ -6,7 +6,7 @@ service reads or commits passes through here (`saw`), so what autocomplete needs
 or for a user, their titles and status, and each seat's choices at the game's current version — is at hand.
 
 An answer from here is only a suggestion: the command itself reads the game and validates, and a move picked from it
-is committed only over the very version it was picked from (service.recent_game_to_choose). Several processes
+is committed only over the very version it was picked from (the commit's version guard). Several processes
 (shards) may share one database, and a change another process commits (the clock's moves and archiving run in every
 process) is not seen here until this process reads that game again. So an entry may be stale, but only harmlessly: a
 game shown that has ended or moved on is refused by the command with its usual message ("not running", "out of

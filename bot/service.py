@@ -269,8 +269,9 @@ class Table:
         return {int(seat): mark for seat, mark in (self.record.shown_acting or {}).items()}
 
     def choice_token(self, seat: int) -> int:
-        """A short digest of what `seat` may do now: a picker is out of date only when this changes, so one
-        player's step in a simultaneous phase leaves the others' open pickers working."""
+        """A short digest of what `seat` may do now, which `/play move`'s suggestions carry (with the choice's
+        index): one is out of date only when this changes, so one player's step in a simultaneous phase leaves the
+        others' suggestions good."""
         return self.once("token", seat, lambda: choice_token(choices(self, seat)))
 
 
@@ -375,22 +376,14 @@ class GameService:
     async def recent_game(self, game_id: int) -> Table:
         return self.recent.game(game_id) or await self.get(game_id)
 
-    async def recent_game_to_choose(self, game_id: int, user_id: int, token: int) -> Table:
-        """For a picker click: the recent game when it offers the user the choices the picker was drawn with
-        (`kept_game_to_choose`), else read, so a refusal ("not your turn") always comes from a fresh read."""
-        return self.kept_game_to_choose(game_id, user_id, token) or await self.get(game_id)
-
-    def kept_game_to_choose(self, game_id: int, user_id: int, token: int | None = None) -> Table | None:
-        """The recent game if the user has choices there (for a click, the very choices the picker was drawn
-        with: `token`). A copy another process has moved on from only opens or narrows a picker: the move it
-        leads to is refused as stale by its commit's version guard, and the picker starts again from the game
-        read afresh."""
+    def kept_game_to_choose(self, game_id: int, user_id: int) -> Table | None:
+        """The recent game if the user has choices there. A copy another process has moved on from only opens or
+        narrows a picker: the move it leads to is refused as stale by its commit's version guard, and the picker
+        starts again from the game read afresh."""
         kept = self.recent.game(game_id)
         if kept is not None and kept.status == ACTIVE:
             seat = kept.seat_of(user_id)
-            if seat is not None and (
-                choices(kept, seat) if token is None else kept.choice_token(seat) == token
-            ):
+            if seat is not None and choices(kept, seat):
                 return kept
         return None
 

@@ -138,7 +138,7 @@ def test_a_trade_past_the_credit_cap_says_so_in_every_language():
     state = ship_state(9, [])
     en, ko = facts(state, "en"), facts(state, "ko")
     assert en and all("(credits stop at $10)" in line for line in en)
-    assert ko and all("(크레딧은 $10까지만 모입니다) · 소비 시 승점" in line for line in ko)
+    assert ko and all("(크레디트은 $10까지만 모입니다) · 소비 시 승점" in line for line in ko)
 
 
 def test_managing_shows_the_credits_citizenry_and_cup():
@@ -151,7 +151,7 @@ def test_managing_shows_the_credits_citizenry_and_cup():
         in facts(state, "en")[0]
     )
     ko = facts(state, "ko")[0]
-    assert ko.startswith(f"가진 크레딧 ${seat['credits']}, 고용은 주사위 1개에 $1입니다. 시민 집단: 본성")
+    assert ko.startswith(f"가진 크레디트 ${seat['credits']}, 고용은 주사위 1개에 $1입니다. 시민 집단: 본성")
     state = reached(1, lambda s: offers(s, "reclaim"))
     seat = ENGINE.view(state, 0)["seats"][0]
     assert facts(state, "en") == [

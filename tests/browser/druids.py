@@ -9,6 +9,7 @@ from bot.picker import offered
 from bot.service import GameService, Table, choices
 from sandbox.model import Message
 from sandbox.server import DiscordSandbox
+from tests.e2e.harness import picker_token
 from tests.e2e.test_druids_game import quick_policy
 
 Click = Callable[[str, str], Awaitable[None]]  # (message id, custom_id)
@@ -49,10 +50,10 @@ async def play_move(
     full = path_to(actions, action)
     while not isinstance(narrow(actions, path), Chosen):
         path.append(full[len(path)])
-        button = f"mv:{game_id}:{table.choice_token(seat)}:{'.'.join(map(str, path))}"
+        button = f"mv:{game_id}:{picker_token(table, seat)}:{'.'.join(map(str, path))}"
         if picker.component(button) is not None:
             await click(picker.id, button)
-            back = f"mv:{game_id}:{table.choice_token(seat)}:{'.'.join(map(str, path[:-1]))}"
+            back = f"mv:{game_id}:{picker_token(table, seat)}:{'.'.join(map(str, path[:-1]))}"
             if detour and len(path) == 1 and picker.component(back) is not None:
                 detour = False
                 await click(picker.id, back)  # "Back": the first question again, on the same message
@@ -63,7 +64,7 @@ async def play_move(
         menu = next(
             s["custom_id"]
             for s in picker.selects()
-            if s["custom_id"].startswith(f"mvs:{game_id}:{table.choice_token(seat)}:{parent}:")
+            if s["custom_id"].startswith(f"mvs:{game_id}:{picker_token(table, seat)}:{parent}:")
             and any(o["value"] == str(path[-1]) for o in s["options"])
         )
         await select(picker.id, menu, str(path[-1]))

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 from sandbox.interactions import InteractionResult
 from sandbox.model import Channel, Message
 from sandbox.validate import ActionRejected
-from tests.e2e.harness import Harness
+from tests.e2e.harness import Harness, picker_token
 
 GAMES = ("druids", "roll_player", "roll_for_the_galaxy", "talisman")
 USERS = ("alice", "bob", "carol", "dave", "erin")  # alice hosts and bob joins; erin is a manager
@@ -234,7 +234,7 @@ class FuzzWorld:
         seat = table.seat_of(int(self.h.users[case.user].id))
         if spec == "actor":
             seat = (table.to_act() or [None])[0]
-        return "0" if seat is None else str(table.choice_token(seat))
+        return "0" if seat is None else str(picker_token(table, seat))
 
     def _channel(self, case: Case) -> Channel:
         if case.target in ("active", "abandoned", "finished"):

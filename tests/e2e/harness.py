@@ -12,7 +12,7 @@ from typing import Any
 
 from bot.app import GameBot, build
 from bot.chooser import Chosen, Prompt, narrow, path_to
-from bot.picker import offered
+from bot.picker import offered, offers_token
 from bot.service import Table, choices
 from bot.settings import Settings
 from sandbox.model import Channel, Guild, Message, User
@@ -116,7 +116,7 @@ class Harness:
 
     @staticmethod
     def token(table: Table, user: User) -> int:
-        """The picker token `user`'s components carry now (0 for someone without a seat)."""
+        """The token `/play move`'s suggestions for `user` carry now (0 for someone without a seat)."""
         seat = table.seat_of(int(user.id))
         return 0 if seat is None else table.choice_token(seat)
 
@@ -187,7 +187,7 @@ class Harness:
         full = path_to(actions, action)
         if not full:  # the only thing to do: one button that does it
             assert isinstance(narrow(actions, []), Chosen)
-            await self.click(user, picker, f"mv:{table.id}:{table.choice_token(seat)}:")
+            await self.click(user, picker, f"mv:{table.id}:{picker_token(table, seat)}:")
         for depth in range(1, len(full) + 1):
             assert isinstance(narrow(actions, full[: depth - 1]), Prompt)
             await self.choose(user, picker, table, full[:depth])
@@ -196,7 +196,7 @@ class Harness:
     async def choose(self, user: User, picker: Message, table: Table, path: list[int]) -> Any:
         """The picker click or menu choice that leads to `path`; returns the interaction's result."""
         text = ".".join(map(str, path))
-        token = table.choice_token(table.seat_of(int(user.id)))
+        token = picker_token(table, table.seat_of(int(user.id)))
         button = f"mv:{table.id}:{token}:{text}"
         if picker.component(button) is not None:
             return await self.click(user, picker, button)
@@ -208,6 +208,12 @@ class Harness:
                     await self.idle()
                     return result
         raise AssertionError(f"no component leads to {text} on {picker.text}")
+
+
+def picker_token(table: Table, seat: int) -> int:
+    """The token a picker drawn for `seat` from `table` carries: the digest of what it offers."""
+    actions = choices(table, seat)
+    return offers_token(offered(table, seat, actions) if actions else [])
 
 
 @contextlib.asynccontextmanager

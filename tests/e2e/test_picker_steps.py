@@ -13,10 +13,10 @@ import discord
 import pytest
 from sqlalchemy.sql.elements import ClauseElement
 
-from bot.chooser import narrow, path_to
+from bot.chooser import narrow, path_to, picker_actions
 from bot.picker import offered
 from bot.service import choices
-from tests.e2e.harness import harness
+from tests.e2e.harness import harness, picker_token
 from tests.lobbies import statements
 
 pytestmark = pytest.mark.e2e
@@ -57,7 +57,7 @@ async def test_a_picker_step_reads_no_game_from_the_database(tmp_path):
     async with harness(tmp_path) as h:
         game_id = await h.start_game("druids", ("alice", "dave"))
         table, _seat, mover, picker, actions = await open_picker(h, game_id)
-        token = table.choice_token(table.seat_of(int(mover.id)))
+        token = picker_token(table, table.seat_of(int(mover.id)))
         with statements(h.bot.host.service.sessions) as run:  # type: ignore[union-attr]
             step = await h.choose(mover, picker, table, [0])
         assert not [statement for statement in run if "FROM games" in statement]
@@ -70,7 +70,7 @@ async def test_a_picker_step_whose_offers_are_not_at_hand_is_acknowledged_first_
     async with harness(tmp_path) as h:
         game_id = await h.start_game("druids", ("alice", "dave"))
         table, _seat, mover, picker, actions = await open_picker(h, game_id)
-        token = table.choice_token(table.seat_of(int(mover.id)))
+        token = picker_token(table, table.seat_of(int(mover.id)))
         h.bot.host.picker._offers.clear()  # type: ignore[union-attr]  # as after a restart: worked out again
 
         step = await h.choose(mover, picker, table, [0])
@@ -139,14 +139,14 @@ async def test_take_my_turn_reads_no_game_from_the_database(tmp_path):
             picker = await take_my_turn(h, user_at(h, table, seat), table)
         assert not [statement for statement in run if "FROM games" in statement]
         assert picker.buttons() or picker.selects()  # the choices, as from a fresh read
-        assert offers_choices_at(picker, game_id, table.choice_token(seat))
+        assert offers_choices_at(picker, game_id, picker_token(table, seat))
 
 
 async def take_my_turn_answered(h, mover, table, seat: int) -> int:
     """Click "Take my turn" and check the answer is the picker for the seat's current choices, with its hand
     attached; the callback type Discord was answered with."""
     answer = await h.click(mover, h.board_message(table), f"table:turn:{table.id}")
-    assert offers_choices_at(answer.message, table.id, table.choice_token(seat))
+    assert offers_choices_at(answer.message, table.id, picker_token(table, seat))
     assert [a.filename for a in answer.message.attachments] == ["private.png"]
     return answer.callback_type
 
@@ -181,8 +181,8 @@ async def test_a_picker_opened_from_a_copy_another_process_moved_on_starts_again
         moved = await h.table(game_id)
         assert moved.version == table.version + 1  # only the other process's move
         assert "out of date" in picker.text
-        fresh = moved.choice_token(seat)  # the picker now offers what the game really asks of the mover
-        stale = table.choice_token(seat)
+        fresh = picker_token(moved, seat)  # the picker now offers what the game really asks of the mover
+        stale = picker_token(table, seat)
         ids = [c["custom_id"] for c in picker.buttons() + picker.selects()]
         assert not any(f":{stale}:" in i for i in ids)
         assert all(f":{fresh}:" in i for i in ids if i.startswith(("mv:", "mvs:")))
@@ -201,7 +201,7 @@ async def test_take_my_turn_reads_the_game_when_the_copy_gives_nothing_to_choose
 
         picker = await take_my_turn(h, user_at(h, table, next_seat), table)
         assert (await h.table(game_id)).version == moved.version
-        assert offers_choices_at(picker, game_id, moved.choice_token(next_seat))
+        assert offers_choices_at(picker, game_id, picker_token(moved, next_seat))
         assert h.sb.violations == []
 
 
@@ -297,3 +297,51 @@ async def test_answered_clicks_leave_nothing_for_the_cycle_collector(tmp_path):
             gc.garbage.clear()
             gc.enable()
         assert left == Counter()
+
+
+def _offers_changed_by_another(table) -> tuple[int, int, dict] | None:
+    """A seat acting alongside another whose next move leaves the seat's choices as they are but its offers
+    chained anew: (the seat, the other, the other's move)."""
+    engine, state = table.engine, table.state
+    acting = engine.to_act(state)
+    for seat in acting:
+        before = offered(table, seat, choices(table, seat))
+        for other in (s for s in acting if s != seat):
+            move = engine.bot_action(state, other, table.version)
+            after, _ = engine.apply(state, other, move)
+            same = engine.legal_actions(after, seat) == choices(table, seat)
+            if same and picker_actions(engine, after, seat, choices(table, seat)) != before:
+                return seat, other, move
+    return None
+
+
+async def test_a_picker_whose_offers_another_players_move_changed_is_out_of_date(tmp_path):
+    """In a simultaneous phase another player's move may leave a seat's choices as they were and yet chain them
+    anew (Roll for the Galaxy's managing, found in a review: "recruit, then end managing" played "recruit, then
+    reclaim", and "end managing" two reclaims). The picker carried a digest of the choices only, so its click was
+    read through the new offers and played what its button did not say; it is now out of date, and says so."""
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("roll_for_the_galaxy", ("alice", "bob", "dave"), seed=3)
+        for _ in range(400):  # the built-in player's moves for everyone, up to such a moment
+            table = await h.table(game_id)
+            found = _offers_changed_by_another(table)
+            if found is not None:
+                break
+            seat = table.to_act()[0]
+            move = table.engine.bot_action(table.state, seat, table.version)
+            await h.service.act(game_id, table.user_at(seat), move, expected_version=table.version)
+        assert found is not None
+        seat, other, move = found
+        user = user_at(h, table, seat)
+        picker = await take_my_turn(h, user, table)
+        drawn = offered(table, seat, choices(table, seat))
+        assert offers_choices_at(picker, game_id, picker_token(table, seat))
+
+        await h.service.act(game_id, table.user_at(other), move, expected_version=table.version)
+        moved = await h.table(game_id)
+        assert choices(moved, seat) == choices(table, seat)  # the same choices, offered anew
+        assert offered(moved, seat, choices(moved, seat)) != drawn
+        await h.choose(user, picker, table, path_to(drawn, drawn[-1])[:1])
+        assert "out of date" in picker.text
+        assert (await h.table(game_id)).version == moved.version  # the click played nothing
+        assert offers_choices_at(picker, game_id, picker_token(moved, seat))

@@ -17,7 +17,7 @@ from bot.service import choices
 from engines.base import Action
 from engines.roll_for_the_galaxy import data as D
 from sandbox.model import Message, User
-from tests.e2e.harness import Harness, harness
+from tests.e2e.harness import Harness, harness, picker_token
 
 pytestmark = pytest.mark.e2e
 
@@ -68,7 +68,7 @@ async def pick(h: Harness, user: User, picker: Message, game_id: int, action: Ac
         await h.choose(user, picker, table, full[:depth])
     path = full
     if not path:  # the only thing to do: one button that does it
-        await h.click(user, picker, f"mv:{game_id}:{h.token(table, user)}:")
+        await h.click(user, picker, f"mv:{game_id}:{picker_token(table, table.seat_of(int(user.id)))}:")
 
 
 def last_dm_with_turn_button(h: Harness, user: User, game_id: int) -> Message | None:
@@ -156,7 +156,7 @@ async def test_a_four_player_game_with_private_assignments_by_dm(tmp_path):
             if stale is not None and not stale_checked:
                 picker, owner = stale
                 current = await h.table(game_id)
-                token = h.token(current, owner)
+                token = picker_token(current, current.seat_of(int(owner.id)))
                 old = [
                     c["custom_id"]
                     for c in picker.interactive()

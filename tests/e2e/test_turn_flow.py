@@ -9,7 +9,7 @@ from bot import picker as picker_module
 from bot.chooser import path_to
 from bot.picker import offered
 from bot.service import choices
-from tests.e2e.harness import Harness, harness
+from tests.e2e.harness import Harness, harness, picker_token
 
 pytestmark = pytest.mark.e2e
 
@@ -101,7 +101,7 @@ async def test_a_double_click_plays_once_and_leaves_its_answer_in_place(tmp_path
         assert table.engine.reaction_seats(table.state) == [1]
         picker = (await h.click(bob, h.board_message(table), f"table:turn:{game_id}")).message
         path = path_to(offered(table, 1, choices(table, 1)), {"type": "decline"})
-        button = f"mv:{game_id}:{table.choice_token(1)}:{'.'.join(map(str, path))}"
+        button = f"mv:{game_id}:{picker_token(table, 1)}:{'.'.join(map(str, path))}"
         first = await h.sb.click(bob, picker, button, wait=False)
         second = await h.sb.click(bob, picker, button, wait=False)
         await first.wait(5)
