@@ -283,6 +283,9 @@ class TalismanPresenter(GamePresenter):
             if battle.get("bonus"):
                 fact += " " + self.t("battle_bonus", locale, n=battle["bonus"], value=battle["foe"])
             return [fact]
+        if prompt.get("kind") == "pre_draw":
+            space = self.space_name(prompt["sp"], locale)
+            return [self.t("pre_draw_fact", locale, space=space, count=prompt.get("to_draw", 0))]
         if prompt.get("kind") == "shop" and prompt.get("closed"):
             closed = [
                 self.t(

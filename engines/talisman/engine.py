@@ -260,6 +260,8 @@ class Talisman(Engine):
         if p is not None:
             prompt = {"seat": p["seat"], "kind": p["k"]}
             prompt.update({key: clone(p[key]) for key in PUBLIC_PROMPT_KEYS if key in p})
+            if p["k"] == "pre_draw":  # what an item put down first takes the place of
+                prompt["to_draw"] = rules.cards_to_draw(state, p["sp"])
             if p["k"] == "spell_target":  # a cast is public: everyone sees what is being cast
                 prompt["spell"] = p["cast"]["spell"]
             if p["k"] == "portal":  # the dice each stat would roll against it

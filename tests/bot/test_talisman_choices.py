@@ -354,3 +354,19 @@ def test_a_fight_s_fact_says_which_dice_each_side_adds():
     assert "Each side adds a die; the higher total wins" in facts["troll"]
     assert "You add the better of two dice and your foe one die" in facts["warrior"]
     assert "You add a die; your foe adds none against an Assassin" in facts["assassin"]
+
+
+def test_putting_an_item_down_before_drawing_says_it_takes_a_card_s_place():
+    """A review's player put the Holy Grail down at the Plains and drew no card: an item left on the space counts
+    towards the cards drawn there, as the rulebook has it, which the choice did not say."""
+    state = table(["warrior", "troll"])
+    give(state, 0, "holy_grail")
+    plains = KIND_INDEX["plains"]
+    state, _ = arrive(state, plains)
+    assert state["p"]["k"] == "pre_draw"
+    view = ENGINE.view(state, 0)
+    fact = f"Plains ({plains + 1}): cards to draw here: 1. An item you put down first lies on the space"
+    assert fact in " ".join(GAME.lone_choice_facts({"type": "draw_cards"}, view, "en"))
+    assert "뽑을 카드 1장" in " ".join(GAME.lone_choice_facts({"type": "draw_cards"}, view, "ko"))
+    _, events = act(state, {"type": "abandon", "card": state["chars"][0]["items"][0]["u"]})
+    assert not any(e["type"] == "CardDrawn" for e in events)  # and so it is: nothing is drawn
