@@ -270,8 +270,11 @@ def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> tupl
     it in one chain."""
     after = engine.copy_state(state)
     events = engine.advance(after, seat, action)  # apply's checks would work out the legal actions again
-    chainable = _chainable(engine, state, after, seat, action, events)
-    return after, engine.legal_actions(after, seat) if chainable else []
+    if not _chainable(engine, state, after, seat, action, events):
+        return after, []
+    return after, [
+        then for then in engine.legal_actions(after, seat) if then["type"] not in engine.undoing_moves
+    ]
 
 
 class _Ends:

@@ -154,6 +154,9 @@ class Engine(ABC):
     # is legal, and as long, whatever was drawn (Druids' refills from the gem deck): a move picker may offer "draw
     # until full" as one choice, besides drawing one at a time.
     blind_repeats: ClassVar[frozenset[str]] = frozenset()
+    # Move types that take back the move before them (Talisman's "cancel" of a Spell being cast): a move picker
+    # never offers one chained after that move, a choice that would do nothing.
+    undoing_moves: ClassVar[frozenset[str]] = frozenset()
 
     # The game's built-in player: a module with `choose(view, actions, rng) -> Action` that reads only the seat's
     # view, and optionally `evaluate(view) -> float` (how well the viewer stands, for the search player) and

@@ -70,6 +70,7 @@ class Talisman(Engine):
     revealing_events = frozenset(
         {"CardDrawn", "CardRedrawn", "SpellCast", "SpellDiscarded", "SpellsDiscarded"}
     )
+    undoing_moves = frozenset({"cancel"})  # a Spell's cast called off before anything is spent
     options = (
         Option("evade_hostile", False),
         Option("inheritance", False),

@@ -370,3 +370,17 @@ def test_putting_an_item_down_before_drawing_says_it_takes_a_card_s_place():
     assert "뽑을 카드 1장" in " ".join(GAME.lone_choice_facts({"type": "draw_cards"}, view, "ko"))
     _, events = act(state, {"type": "abandon", "card": state["chars"][0]["items"][0]["u"]})
     assert not any(e["type"] == "CardDrawn" for e in events)  # and so it is: nothing is drawn
+
+
+def test_a_spell_cast_is_never_offered_chained_with_calling_it_off():
+    """ "Cast a Spell · Teleport → Cancel the Spell" was offered beside every space to teleport to (a review saw
+    "Cast a Spell · Destruction → Cancel the Spell" every turn): a choice that does nothing."""
+    state = table(["wizard", "troll"])
+    state["chars"][0]["spells"] = ["destruction", "hex"]  # called off, Destruction goes back behind the Hex
+    place(state, FIELDS, "bandit")  # a face-up card for Destruction to remove
+    start_turn(state)
+    offers = picker_actions(ENGINE, state, 0, ENGINE.legal_actions(state, 0))
+    casts = [a for a in offers if a.get("spell") == "destruction"]
+    assert casts and all(a.get("then.type") == "pick_region" for a in casts)
+    cast, _ = act(state, {"type": "cast_spell", "spell": "destruction"})
+    assert {"type": "cancel"} in ENGINE.legal_actions(cast, 0)  # once cast, it may still be called off
