@@ -1,7 +1,7 @@
 """The move picker: an ephemeral message that narrows a seat's legal actions step by step, and `/play move`.
 
-A picker is out of date only when what it offers has changed (its components carry a digest of its offers,
-`offers_token`: the seat's choices as chained and led by a suggestion), so in a simultaneous phase one player's step
+A picker is out of date only when what it offers has changed (its components carry a digest of its offers: the
+`choice_token` of the seat's choices as chained and led by a suggestion), so in a simultaneous phase one player's step
 leaves everyone else's picker working unless it changes what theirs offers. (A digest of the choices alone let a
 click read its path through offers chained anew: "recruit, then end managing" played "recruit, then reclaim".)
 A move is committed before anything is said; once committed, the mover is told it is done even if Discord fails
@@ -11,7 +11,6 @@ to show the table afterwards (the publisher catches up).
 from __future__ import annotations
 
 import asyncio
-import hashlib
 import logging
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -19,7 +18,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 import discord
-import orjson
 
 from bot import drawing, i18n
 from bot.chooser import (
@@ -34,7 +32,7 @@ from bot.chooser import (
     split,
 )
 from bot.games import presenter
-from bot.service import ACTIVE, FINISHED, MoveResult, ServiceError, Table, choices
+from bot.service import ACTIVE, FINISHED, MoveResult, ServiceError, Table, choice_token, choices
 from bot.ui import chooser_view, png_file
 from engines.base import IllegalAction
 
@@ -60,12 +58,6 @@ REPEAT_WITHIN = 3.0  # seconds after a click in which the same click again is ta
 OFFERS_KEPT = 50_000  # picker offers kept in all: a Druids turn offers up to some 1,500 of ~0.6 kB
 
 
-def offers_token(offers: list[Any]) -> int:
-    """A short digest of what a picker offers, which its components carry: a click reads its path through the
-    offers only while they are the ones it was drawn from."""
-    return int.from_bytes(hashlib.blake2b(orjson.dumps(offers), digest_size=4).digest(), "big")
-
-
 def offered(table: Table, seat: int, actions: list[Any]) -> list[Any]:
     """What the picker offers: the seat's choices, chained with its own next moves and led by a suggestion where
     that saves clicks (bot/chooser.py); the same list for drawing a picker and for reading its clicks."""
@@ -83,7 +75,15 @@ class _Offers:
     steps: dict[tuple[int, ...], Prompt | Chosen] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.token = offers_token(self.actions)
+        # what the picker's components carry: a click reads its path through these offers only
+        self.token = choice_token(self.actions)
+
+    def step(self, path: list[int]) -> Prompt | Chosen:
+        """The picker's step after the choices in `path` (PathError if they do not fit), narrowed once."""
+        key = tuple(path)
+        if key not in self.steps:
+            self.steps[key] = narrow(self.actions, path)
+        return self.steps[key]
 
 
 class Picker:
@@ -130,14 +130,6 @@ class Picker:
         while self._offers_size > OFFERS_KEPT:
             self._offers_size -= len(self._offers.popitem(last=False)[1].actions)
 
-    async def step(self, table: Table, seat: int, actions: list[Any], path: list[int]) -> Prompt | Chosen:
-        """The picker's step after the choices in `path` (PathError if they do not fit), narrowed once."""
-        offers = await self.offered(table, seat, actions)
-        key = tuple(path)
-        if key not in offers.steps:
-            offers.steps[key] = narrow(offers.actions, path)
-        return offers.steps[key]
-
     async def message(
         self, table: Table, seat: int, path: list[int], locale: str, notes: list[str]
     ) -> tuple[str, discord.ui.View | None]:
@@ -149,8 +141,8 @@ class Picker:
         if not actions:
             lines.append(await self.waiting_line(table, seat, locale))
             return _content(lines), None
-        token = (await self.offered(table, seat, actions)).token
-        step = await self.step(table, seat, actions, path)
+        offers = await self.offered(table, seat, actions)
+        token, step = offers.token, offers.step(path)
         status = game.status_text(view_data, table.names, locale)
         if status:
             lines.append(f"*{status}*")
@@ -250,11 +242,12 @@ class Picker:
             )
             return
         actions = choices(table, seat)
-        if not actions or token != (await self.offered(table, seat, actions)).token:
+        offers = await self.offered(table, seat, actions) if actions else None
+        if offers is None or token != offers.token:
             await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
             return
         try:
-            step = await self.step(table, seat, actions, decode_path(path_text)) if actions else None
+            step = offers.step(decode_path(path_text))
         except PathError:
             step = None
         if step is None:
@@ -277,11 +270,11 @@ class Picker:
         seat = table.seat_of(user_id)
         if seat is None or not self._offers_at_hand(table, seat):
             return None
-        actions = choices(table, seat)
-        if (await self.offered(table, seat, actions)).token != token:
+        offers = await self.offered(table, seat, choices(table, seat))
+        if offers.token != token:
             return None
         try:
-            step = await self.step(table, seat, actions, decode_path(path_text))
+            step = offers.step(decode_path(path_text))
         except PathError:
             return None
         return table, seat, step

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+import orjson
 from sqlalchemy import (
     JSON,
     LABEL_STYLE_TABLENAME_PLUS_COL,
@@ -293,7 +294,9 @@ def choices(table: Table, seat: int) -> list[Action]:
 
 
 def choice_token(actions: list[Action]) -> int:
-    digest = hashlib.blake2b(json.dumps(actions, sort_keys=True).encode(), digest_size=4).digest()
+    """A short digest of a list of actions (a seat's choices, or what its picker offers), which components and
+    suggestions carry to tell whether the list they were made from is still the one offered."""
+    digest = hashlib.blake2b(orjson.dumps(actions, option=orjson.OPT_SORT_KEYS), digest_size=4).digest()
     return int.from_bytes(digest, "big")
 
 

@@ -288,7 +288,7 @@ def chooser_view(
     table: Table, token: int, path: list[int], labels: list[str], locale: str, direct: bool = False
 ) -> discord.ui.View:
     """Options as buttons when they fit, otherwise as select menus of 25; a Back button once something is chosen.
-    `token` is the digest of the offers the picker was drawn from (picker.offers_token). `direct`: the path
+    `token` is the digest of the offers the picker was drawn from (bot.service.choice_token). `direct`: the path
     already names one action, and the single button does it."""
     view = Components()
     prefix = encode_path(path)

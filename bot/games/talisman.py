@@ -268,9 +268,7 @@ class TalismanPresenter(GamePresenter):
             battle = prompt["battle"]
             foe = self.thing_name(prompt["foe"]["name"], locale)
             # the dice each side adds: the better of two for some characters, none for a foe an Assassin fights
-            dice = ("two" if battle.get("dice", 1) > 1 else "one") + (
-                "" if battle.get("foe_rolls", True) else "_alone"
-            )
+            dice = ("two" if battle["dice"] > 1 else "one") + ("" if battle["foe_rolls"] else "_alone")
             fact = self.t(
                 "battle_fact",
                 locale,
@@ -285,7 +283,7 @@ class TalismanPresenter(GamePresenter):
             return [fact]
         if prompt.get("kind") == "pre_draw":
             space = self.space_name(prompt["sp"], locale)
-            return [self.t("pre_draw_fact", locale, space=space, count=prompt.get("to_draw", 0))]
+            return [self.t("pre_draw_fact", locale, space=space, count=prompt["to_draw"])]
         if prompt.get("kind") == "shop" and prompt.get("closed"):
             closed = [
                 self.t(

@@ -91,10 +91,10 @@ def test_a_step_is_narrowed_once_and_a_path_that_does_not_fit_is_refused(monkeyp
 
     async def steps():
         actions = engine.legal_actions(state, seat)
-        first = await picker.step(table, seat, actions, [0])
-        again = await picker.step(table, seat, actions, [0])
+        first = (await picker.offered(table, seat, actions)).step([0])
+        again = (await picker.offered(table, seat, actions)).step([0])
         with pytest.raises(PathError):
-            await picker.step(table, seat, actions, [999])
+            (await picker.offered(table, seat, actions)).step([999])
         return first, again
 
     first, again = asyncio.run(steps())

@@ -138,7 +138,7 @@ def test_a_trade_past_the_credit_cap_says_so_in_every_language():
     state = ship_state(9, [])
     en, ko = facts(state, "en"), facts(state, "ko")
     assert en and all("(credits stop at $10)" in line for line in en)
-    assert ko and all("(크레디트은 $10까지만 모입니다) · 소비 시 승점" in line for line in ko)
+    assert ko and all("(크레디트는 $10까지만 모입니다) · 소비 시 승점" in line for line in ko)
 
 
 def test_managing_shows_the_credits_citizenry_and_cup():

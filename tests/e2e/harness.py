@@ -12,8 +12,8 @@ from typing import Any
 
 from bot.app import GameBot, build
 from bot.chooser import Chosen, Prompt, narrow, path_to
-from bot.picker import offered, offers_token
-from bot.service import Table, choices
+from bot.picker import offered
+from bot.service import Table, choice_token, choices
 from bot.settings import Settings
 from sandbox.model import Channel, Guild, Message, User
 from sandbox.server import DiscordSandbox
@@ -213,7 +213,7 @@ class Harness:
 def picker_token(table: Table, seat: int) -> int:
     """The token a picker drawn for `seat` from `table` carries: the digest of what it offers."""
     actions = choices(table, seat)
-    return offers_token(offered(table, seat, actions) if actions else [])
+    return choice_token(offered(table, seat, actions) if actions else [])
 
 
 @contextlib.asynccontextmanager
