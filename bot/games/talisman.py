@@ -163,6 +163,8 @@ class TalismanPresenter(GamePresenter):
         if key == "die":
             dice = (view.get("prompt") or {}).get("dice") or []
             shown = dice[value] if isinstance(value, int) and value < len(dice) else "?"
+            if len(dice) == 1:
+                return self.t("die_only", locale, value=shown)
             return self.t("die", locale, number=value + 1, value=shown)
         # at the Portal, each stat with the value the dice must not exceed
         if key == "stat" and (view.get("prompt") or {}).get("kind") == "portal":
@@ -511,7 +513,13 @@ class TalismanPresenter(GamePresenter):
         if prompt["kind"] == "route" and prompt.get("rolled"):  # where to go depends on the roll
             step += f" ({self.t('rolled', locale, dice=prompt['rolled'])})"
         if prompt.get("dice"):  # a roll waiting to be kept or re-rolled: the choice depends on it
-            rolled = self.t("rolled", locale, dice=", ".join(str(d) for d in prompt["dice"]))
+            dice = ", ".join(str(d) for d in prompt["dice"])
+            reason = prompt.get("reason", "other")  # which roll it is: the move's, a fight's, a space's
+            rolled = (
+                self.t("rolled", locale, dice=dice)
+                if reason == "other" or not self.has(f"reason.{reason}")
+                else self.t("rolled_for", locale, dice=dice, reason=self.t(f"reason.{reason}", locale))
+            )
             if prompt.get("score") is not None:  # a fight: what the roll gives as it stands
                 score, foe_score = prompt["score"], prompt["foe_score"]
                 outcome = "win" if score > foe_score else "loss" if score < foe_score else "standoff"

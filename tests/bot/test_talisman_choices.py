@@ -384,3 +384,16 @@ def test_a_spell_cast_is_never_offered_chained_with_calling_it_off():
     assert casts and all(a.get("then.type") == "pick_region" for a in casts)
     cast, _ = act(state, {"type": "cast_spell", "spell": "destruction"})
     assert {"type": "cancel"} in ENGINE.legal_actions(cast, 0)  # once cast, it may still be called off
+
+
+def test_a_fate_re_roll_says_which_roll_it_is_and_a_lone_die_is_not_numbered():
+    """A review's player saw "re-roll die 1 (5)" with nothing saying which roll it was: the step names the roll
+    (the move's here), and with one die the choice is the die, not die 1."""
+    state = _rolled(CASTLE, 2, fate=1)
+    view = ENGINE.view(state, 0)
+    assert "may re-roll with fate (rolled 2 for moving)" in GAME.status_text(view, ["Ann", "Ben"], "en")
+    assert "(이동: 굴린 눈 2)" in GAME.status_text(view, ["Ann", "Ben"], "ko")
+    reroll = {"type": "reroll", "die": 0}
+    assert reroll in ENGINE.legal_actions(state, 0)
+    assert GAME.action_text(reroll, view, "en") == "Spend 1 fate: re-roll the die (2)"
+    assert GAME.action_text(reroll, view, "ko") == "운명 1: 주사위(2) 다시 굴리기"
