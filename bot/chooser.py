@@ -164,10 +164,21 @@ def narrow(actions: list[Action], path: list[int], limit: int = COMBINE_LIMIT) -
         index = next(steps, None)
         if index is None:
             values: list[Any] = combos if len(joint) > 1 else [combo[0] for combo in combos]
-            return Prompt(JOIN.join(joint), values, chosen)
+            return Prompt(JOIN.join(joint), values, {**chosen, **_implied_kinds(remaining, joint)})
         if not 0 <= index < len(combos):
             raise PathError("choice out of range")
         remaining = _pick(remaining, chosen, joint, combos[index])
+
+
+def _implied_kinds(remaining: list[Action], joint: list[str]) -> dict[str, Any]:
+    """The kind of a later move of a chain where every remaining choice makes the same kind there, so nothing
+    asks it: its labels name the kind all the same ("Develop … → Recruit · Genes die", not "→ Genes die")."""
+    first = remaining[0]
+    return {
+        key: first[key]
+        for key in first
+        if key not in joint and chain_depth(key) > 0 and key.endswith(".type") and not _varies(remaining, key)
+    }
 
 
 def path_to(actions: list[Action], action: Action, limit: int = COMBINE_LIMIT) -> list[int]:

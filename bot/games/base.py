@@ -32,6 +32,9 @@ class GamePresenter:
     render_sheet_fn: Callable[[View, int, list[str], str], bytes] | None = None
     # Parameters whose label another parameter's label already contains, in a step that asks both at once.
     said_by: dict[str, str] = {}
+    # Whether a chained move's kind is named where every choice of a step shares it and so nothing asks it: for
+    # games whose later values alone could belong to several kinds of move (a die recruited or produced with).
+    names_shared_kinds = False
     # Public events that a private event of the same move tells its mover in full ("Ana plays a gem face down"
     # beside "You played Onyx 2"): the mover's confirmation gives only the private one.
     private_twins: dict[str, str] = {}
@@ -147,6 +150,19 @@ class GamePresenter:
             if self.said_by.get(bare) in level or (bare == "type" and not with_types and len(level) > 1):
                 continue
             parts.setdefault(depth, []).append(self.part_label(bare, part_value, level, view, locale))
+        for depth, labels in parts.items():
+            # a later move's kind every choice shares is not asked, yet says what the move is
+            implied = THEN * depth + "type"
+            if (
+                self.names_shared_kinds
+                and depth
+                and with_types
+                and implied in context
+                and implied not in keys
+            ):
+                labels.insert(
+                    0, self.part_label("type", context[implied], _level(context, depth), view, locale)
+                )
         return " → ".join(collapse([" · ".join(labels) for _, labels in sorted(parts.items())]))
 
     def choice_facts(

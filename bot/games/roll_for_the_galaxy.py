@@ -34,6 +34,7 @@ FACTS_ROOM = 1400  # of a picker message's 2,000 characters, what the lines unde
 class RollForTheGalaxyPresenter(GamePresenter):
     engine_name = "roll_for_the_galaxy"
     said_by = {"tile": "side"}  # "World: Alpha Centauri" names the tile already
+    names_shared_kinds = True  # "→ Genes die" alone: recruited or produced with?
     render_table_fn = rftg_render.render_table
     render_private_fn = rftg_render.render_private
     private_shows_fn = rftg_render.private_shows

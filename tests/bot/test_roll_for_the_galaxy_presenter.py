@@ -417,3 +417,36 @@ def test_the_row_a_die_stands_in_reads_apart_from_the_phase_it_chooses():
         "action.dictate", "en", color="Home die", **{"from": game.part_label("from", "settle", {}, {}, "en")}
     )
     assert dictate == "Dictate with a Home die from Settle"
+
+
+def test_a_chained_move_every_choice_shares_is_named_in_each_label():
+    """A review's player read "World: Asteroid Belt · top → Genes die" without knowing the die is recruited in
+    the Manage phase: where every choice of a step chains the same kind of move, nothing asks the kind, and each
+    label names it all the same."""
+    from bot.chooser import picker_actions
+
+    game = presenter("roll_for_the_galaxy")
+    engine = game.engine
+    checked = 0
+    for seed in range(40):
+        state = engine.new_game(2, engine.validate_options({}), seed)
+        for _ in range(400):
+            if engine.outcome(state) is not None or checked >= 3:
+                break
+            seat = engine.to_act(state)[0]
+            offered = picker_actions(engine, state, seat)
+            step = narrow(offered, [])
+            if (
+                isinstance(step, Prompt)
+                and len(step.values) > 1
+                and "then.type" not in step.keys
+                and any(key.startswith("then.") for key in step.keys)
+                and all(action.get("then.type") == "recruit" for action in offered)
+            ):
+                view = engine.view(state, seat)
+                for locale, kind in (("en", "Recruit"), ("ko", "고용")):
+                    labels = game.value_labels(step.key, step.values, step.chosen, view, locale)
+                    assert all(f"→ {kind} · " in label for label in labels), labels
+                checked += 1
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, seed))
+    assert checked == 3

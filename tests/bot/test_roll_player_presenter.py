@@ -463,3 +463,24 @@ def test_the_set_up_says_who_goes_first_and_which_seats_start_with_more_gold():
         assert status.startswith(f"Set-up: {names[state['queue'][0]]} chooses"), status
     solo = engine.new_game(1, engine.validate_options({}), 1)
     assert "turn order" not in game.status_text(engine.view(solo, None), names[:1], "en")
+
+
+def test_taking_a_card_and_placing_its_die_says_what_each_row_lets_you_do():
+    """Placing a die in a row grants that row's action; chained after taking an initiative card (where placing
+    is the only kind of move that follows), each row still says which."""
+    from bot.chooser import Prompt, picker_actions
+
+    game = presenter(GAME)
+    engine = game.engine
+    state = engine.new_game(3, engine.validate_options({}), 0)
+    for _ in range(200):
+        seat = engine.to_act(state)[0]
+        offered = picker_actions(engine, state, seat)
+        step = narrow(offered, [])
+        if isinstance(step, Prompt) and step.keys == ["card", "then.row"]:
+            labels = game.value_labels(step.key, step.values, step.chosen, engine.view(state, seat), "en")
+            assert all(re.search(r"→ \w+ — ", label) for label in labels), labels
+            assert any(label.endswith("→ Strength — flip a die") for label in labels), labels
+            return
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 0))
+    raise AssertionError("no card-and-row step in 200 moves")
