@@ -424,7 +424,7 @@ def turn_runs(
     (as (index of the stopped run, its ending)), so that an ordinary turn can be one choice. Runs with the same
     next moves and the same hand (they differ only in where earlier cards went) share one ending, worked out
     once."""
-    runs = _then(engine, state, seat, [], actions)
+    runs = _then(engine, state, seat, [], actions, len(actions) > 1)
     stopped: list[tuple[_Run, State, list[Action]]] = []
     while any(run.open for run in runs):
         grown: list[_Run] = []
@@ -433,12 +433,12 @@ def turn_runs(
             if not run.open:
                 grown.append(run)
                 continue
-            after, moves = _next_moves(engine, run, seat)
+            after, moves, choice = _next_moves(engine, run, seat)
             if after is None:
                 grown.append(_Run(run.parts, run.before, open=False))
             else:
                 if len(grown) <= cap:  # past the cap, this round is dropped but for the runs it stopped
-                    grown += _then(engine, after, seat, run.parts, moves)
+                    grown += _then(engine, after, seat, run.parts, moves, choice)
                 stopped.append((run, after, moves))
         if len(grown) > cap:
             break
@@ -472,24 +472,30 @@ def _ending(engine: Engine, state: State, seat: int) -> list[Action]:
     return parts
 
 
-def _next_moves(engine: Engine, run: _Run, seat: int) -> tuple[State | None, list[Action]]:
-    """The state after `run` and the moves that may follow it within the run; no state if the run must end
-    here, and no moves if it need not be offered at all."""
+def _next_moves(engine: Engine, run: _Run, seat: int) -> tuple[State | None, list[Action], bool]:
+    """The state after `run`, the moves that may follow it within the run, and whether the mover has other moves
+    than one; no state if the run must end here, and no moves if it need not be offered at all."""
     last = run.parts[-1]
     after, events = engine.apply(run.before, seat, last)
     if not _chainable(engine, run.before, after, seat, last, events):
-        return None, []
+        return None, [], False
     moves = engine.legal_actions(after, seat)
     if not moves:
-        return None, []
+        return None, [], False
+    choice = len(moves) > 1
     if last["type"] in engine.unordered_moves and any(m["type"] == last["type"] for m in moves):
         # A smaller partner of `last` comes before it, in that partner's runs, which cover this one.
         order = _order(last)
         moves = [m for m in moves if m["type"] != last["type"] or _order(m) >= order]
-    return after, moves
+    return after, moves, choice
 
 
-def _then(engine: Engine, state: State, seat: int, parts: list[Action], moves: list[Action]) -> list[_Run]:
+def _then(
+    engine: Engine, state: State, seat: int, parts: list[Action], moves: list[Action], choice: bool
+) -> list[_Run]:
+    """The runs `parts` grows into with each of `moves`; `choice`: whether the mover has more than one move
+    (some may be left out of `moves` as covered by other runs), so that a blind repeat made once leaves them
+    something to choose after looking (draw one gem, then take the smaller Follower as well)."""
     out: list[_Run] = []
     for move in moves:
         if move["type"] not in engine.blind_repeats:
@@ -498,7 +504,7 @@ def _then(engine: Engine, state: State, seat: int, parts: list[Action], moves: l
         repeats = engine.repeat_count(state, seat, move, MAX_SUGGESTED)
         if repeats > 1:
             out.append(_Run([*parts] + [move] * repeats, state, open=False))
-        if repeats == 1 or len(moves) > 1:
+        if repeats == 1 or choice:
             out.append(_Run([*parts, move], state, open=False))
     return out
 

@@ -231,6 +231,28 @@ def test_druids_refills_drawn_blind_until_full_or_one_at_a_time():
     assert sorted(draws, key=len) == [["draw_gem"], ["draw_gem"] * missing] if missing > 1 else [["draw_gem"]]
 
 
+def test_any_follower_taken_may_be_followed_by_one_gem_drawn_to_look_at():
+    """A review's player could take Follower 2 or 4 and then draw one gem to look at it, but not Follower 5: the
+    runs after the largest leave out the smaller ones (taken first, they cover the same pairs), so drawing looked
+    like the only move left and was offered only until the hand is full."""
+    engine = get_engine("druids")
+    checked = 0
+    for seed in (2, 3, 6, 7):
+        state = engine.new_game(3, engine.validate_options({}), seed)
+        while True:
+            seat = engine.to_act(state)[0]
+            legal = engine.legal_actions(state, seat)
+            takes = [a for a in legal if a["type"] == "take_follower"]
+            if len(takes) > 1 and {"type": "draw_gem"} in legal and len(state["hands"][seat]) < 6:
+                break
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, seed))
+        runs = [split(a) for a in picker_actions(engine, state, seat, suggest=False)]
+        for take in takes:
+            assert [take, {"type": "draw_gem"}] in runs, take
+            checked += 1
+    assert checked >= 8
+
+
 def test_the_druids_picker_learns_nothing_hidden_before_the_mover_commits():
     """What the picker offers (runs, endings and their labels) is the same whatever the hidden cards are: the
     gem deck's order, the other hands, the faces others played."""
