@@ -398,11 +398,10 @@ class GamePresenter:
                 if has_value and value_typed.strip() and not word.startswith(value_typed.strip().lower()):
                     continue
                 label = i18n.t(
-                    "options.suggestion",
+                    "options.suggestion_default" if value == option.default else "options.suggestion",
                     locale,
                     name=option.name,
                     value=word,
-                    default=_option_word(option.default),
                     # a switch's meaning is what turning it on does: "off" says only that
                     meaning=i18n.t("options.off", locale) if value is False else meaning,
                 )

@@ -54,6 +54,15 @@ def _local(words: dict[str, str] | None, locale: str, fallback: str) -> str:
     return words.get(locale[:2]) or words.get("en") or fallback
 
 
+# How a provisional entry is marked where several are told together: all of it not in the rulebook (True), or a
+# class whose ability the rulebook has but not its targets and stars ("targets").
+PROVISIONAL_MARKS: dict[Any, str] = {True: "†", "targets": "‡"}
+
+
+def _provisional_key(provisional: Any) -> str:
+    return "provisional" if provisional is True else f"provisional.{provisional}"
+
+
 class RollPlayerPresenter(GamePresenter):
     engine_name = "roll_player"
     render_table_fn = roll_player_render.render_table
@@ -360,7 +369,7 @@ class RollPlayerPresenter(GamePresenter):
         cards = [*offered.get("card", []), *offered.get("skill", []), *offered.get("copy", [])]
         lines: list[str] = []
         untold = 0
-        provisional = False
+        marked: set[Any] = set()  # the kinds of provisional entry among those told
         for kind, idents in (("card", dict.fromkeys(cards)), ("class", offered.get("class", []))):
             texts = CARDS if kind == "card" else CLASSES
             for ident in idents:
@@ -370,18 +379,21 @@ class RollPlayerPresenter(GamePresenter):
                 text = self._card_effect(ident, locale) if kind == "card" else self._class_body(ident, locale)
                 if kind == "card":
                     name, text = self._with_hands_and_arrow(ident, name, text, token, locale)
-                mark = " †" * bool(texts[ident].get("provisional"))
+                provisional = texts[ident].get("provisional")
+                mark = f" {PROVISIONAL_MARKS[provisional]}" if provisional else ""
                 line = self.t("offered_fact", locale, name=name + mark, text=text)
                 if len(line) + 1 > room:
                     untold += 1
                     continue
                 room -= len(line) + 1
                 lines.append(line)
-                provisional = provisional or bool(mark)
+                if provisional:
+                    marked.add(provisional)
         if untold:
             lines.append(self.t("more_facts", locale, count=untold))
-        if provisional:
-            lines.append(f"-# † {self.t('provisional', locale)}")
+        for provisional, mark in PROVISIONAL_MARKS.items():
+            if provisional in marked:
+                lines.append(f"-# {mark} {self.t(_provisional_key(provisional), locale)}")
         return lines
 
     def _with_hands_and_arrow(
@@ -749,7 +761,12 @@ class RollPlayerPresenter(GamePresenter):
         return text
 
     def _provisional(self, text: str, data: dict[str, Any], locale: str) -> str:
-        return f"{text}\n*{self.t('provisional', locale)}*" if data.get("provisional") else text
+        """`text` with a note of what the rulebook does not print, where that is only part of it (a class whose
+        ability the rulebook has, but not its targets) or all of it."""
+        marked = data.get("provisional")
+        if not marked:
+            return text
+        return f"{text}\n*{self.t(_provisional_key(marked), locale)}*"
 
     def class_text(self, cid: str, locale: str) -> str:
         return self._provisional(self._class_body(cid, locale), CLASSES[cid], locale)

@@ -60,6 +60,8 @@ def test_a_switch_turned_off_says_off_and_options_are_found_in_the_readers_words
     meaning = shown.t("option.short_game", "ko")
     on, off = shown.option_suggestions("short_game=", "ko")
     assert meaning in on[0] and meaning not in off[0] and "short_game=false — 끔" in off[0]
+    # the default marked in words, not as "(기본값 false)" in the middle of Korean (a review saw it)
+    assert off[0] == "short_game=false — 끔 (기본값)" and "기본값" not in on[0]
     word = max(meaning.split(), key=len)  # a word of the Korean meaning finds the option
     assert "short_game=true" in [value for _, value in shown.option_suggestions(word, "ko")]
 

@@ -484,3 +484,15 @@ def test_taking_a_card_and_placing_its_die_says_what_each_row_lets_you_do():
             return
         state, _ = engine.apply(state, seat, engine.bot_action(state, seat, 0))
     raise AssertionError("no card-and-row step in 200 moves")
+
+
+def test_a_class_whose_ability_the_rulebook_has_is_marked_for_its_targets_alone():
+    """The rulebook prints the Druid's, the Bard's and the Thief's abilities but no class's targets: a review's
+    player read the Druid marked "not in the rulebook" beside the rulebook's own 조화로움."""
+    game = presenter(GAME)
+    druid = game.class_text("druid", "ko")
+    assert "목표 수치와 별" in druid and "이 봇이 정한" not in druid
+    assert "이 봇이 정한" in game.class_text("cleric", "ko")
+    facts = game._offer_facts({"class": ["druid", "cleric"]}, 1400, "en", None)
+    assert facts[0].startswith("• **Druid ‡**") and facts[1].startswith("• **Cleric †**")
+    assert [line[:5] for line in facts[2:]] == ["-# † ", "-# ‡ "]
