@@ -61,7 +61,8 @@ def _seat_colour(seat: int) -> tuple[int, int, int]:
 
 
 TABLE_W = 1000
-SMALL = 17  # the smallest letters on the table: 17 × 550 / 1000 ≥ 9 px in the chat
+SMALL = 17  # a follower token's letter, inside its 26 px circle
+LABEL = 22  # the smallest words on the table: 22 × 550 / 1000 = 12 px in the chat (at 17 a review could not read them)
 COL_W = (TABLE_W - 48 - 5 * 12) // 6
 CARD_H = 96
 TOKEN_R = 13
@@ -96,7 +97,7 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
     players = view["players"]
     track = view["track"]
     places_top = 86
-    track_top = places_top + 28 + CARD_H + 28 + 2 * 30 + 8
+    track_top = places_top + 32 + CARD_H + 32 + 2 * 30 + 8
     lanes_top = track_top + 30
     rows_top = lanes_top + players * 28 + 18
     height = max(rows_top + players * 36 + 12, TABLE_W // 2 + 1)
@@ -119,26 +120,26 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
         gems=view["gem_deck"],
         discard=view["gem_discard"],
     )
-    paste_text(image, (24, 54), fitted(info, SMALL, TABLE_W - 48), SMALL, MUTED)
+    paste_text(image, (24, 52), fitted(info, LABEL, TABLE_W - 48), LABEL, MUTED)
     # places: number and face-down gems above, the card, followers (tokens) below in play order
     for entry in view["places"]:
         x = 24 + entry["place"] * (COL_W + 12)
         paste_text(image, (x, places_top), str(entry["place"] + 1), 20, MUTED, True)
         if entry["gems"]:
-            text = fitted(counted(labels["gems"], locale, entry["gems"]), SMALL, COL_W - 30)
-            paste_text(image, (x + COL_W, places_top + 2), text, SMALL, TEXT, anchor="ra")
-        card_y = places_top + 28
+            text = fitted(counted(labels["gems"], locale, entry["gems"]), LABEL, COL_W - 30)
+            paste_text(image, (x + COL_W, places_top), text, LABEL, TEXT, anchor="ra")
+        card_y = places_top + 32
         image.paste(_place_tile(entry["kind"], locale[:2]), (x, card_y))
         if entry["scorable"]:
             draw.rounded_rectangle(
                 (x - 4, card_y - 4, x + COL_W + 3, card_y + CARD_H + 3), 12, outline=GOLD, width=4
             )
-            text = fitted(labels["scorable"], SMALL, COL_W, True)
-            paste_text(image, (x + COL_W // 2, card_y + CARD_H + 14), text, SMALL, GOLD, True, "mm")
+            text = fitted(labels["scorable"], LABEL, COL_W + 8, True)
+            paste_text(image, (x + COL_W // 2, card_y + CARD_H + 17), text, LABEL, GOLD, True, "mm")
         per_row = COL_W // (2 * TOKEN_R + 3)
         for i, seat in enumerate(entry["followers"][: 2 * per_row]):
             fx = x + TOKEN_R + 1 + (i % per_row) * (2 * TOKEN_R + 3)
-            fy = card_y + CARD_H + 28 + TOKEN_R + (i // per_row) * 30
+            fy = card_y + CARD_H + 32 + TOKEN_R + (i // per_row) * 30
             _follower(image, draw, fx, fy, seat)
     # score track: the column of score cards laid out left to right, a numbered tick every five steps, and
     # one lane per mover so movers on one step stay visible
@@ -156,7 +157,7 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
             image,
             (x, track_top + 20),
             str(track["base"] + step),
-            SMALL,
+            LABEL,
             TEXT if major else MUTED,
             major,
             "ms",
@@ -164,8 +165,11 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
     for seat, score in enumerate(view["scores"]):
         offset = min(max(score - track["base"], 0), length)
         cy = lanes_top + 11 + seat * 28
-        draw.line((left, cy, left + offset * step_w, cy), fill=_seat_colour(seat), width=4)
-        _follower(image, draw, left + offset * step_w, cy, seat)
+        end = left + offset * step_w
+        # a light edge under each line, so the black follower's reads on the dark panel too
+        draw.line((left, cy, end, cy), fill=MUTED, width=8)
+        draw.line((left, cy, end, cy), fill=_seat_colour(seat), width=4)
+        _follower(image, draw, end, cy, seat)
     # players: token, name, score, cards in hand
     y = rows_top
     for seat in range(players):

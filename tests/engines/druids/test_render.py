@@ -49,3 +49,24 @@ def test_every_gem_name_fits_a_face_down_card_in_every_language():
     for locale in ("en", "ko", "es"):
         for kind in KINDS:
             assert letters.getlength(kind_name(kind, locale)) <= PLAYED_W - 8, (locale, kind)
+
+
+def test_the_tables_smallest_words_are_readable_at_chat_width():
+    """At 17 px of 1,000 the subtitle, each place's gem count and "can be scored" were about 9 px in the chat,
+    too small for a review's player (its line measured 8.8 px from cap to descender); now 22 px, 11.6 in the chat."""
+    import io
+
+    from PIL import Image
+
+    from render.common import BACKGROUND
+
+    table = Image.open(io.BytesIO(render_table(ENGINE.view(_mid_game(3), None), ["Ana", "Bo", "Cy"], "en")))
+    chat = 550 / table.width
+    # the subtitle's band: under the 30 px title, above the places' numbers
+    band = table.convert("RGB").crop((24, 48, table.width - 24, 86))
+    inked = [
+        y
+        for y in range(band.height)
+        if any(band.getpixel((x, y)) != BACKGROUND for x in range(0, band.width, 2))
+    ]
+    assert (max(inked) - min(inked) + 1) * chat >= 11  # "Places scored" from its cap to its descender
