@@ -123,13 +123,18 @@ class DruidsPresenter(GamePresenter):
     ) -> list[str]:
         """Where a step offers both one blind draw and several, what the lone one does (look, then draw on); where
         it offers a place both alone and with the rest of the turn, what that rest is."""
-        draws, endings = set(), set()
+        draws, endings, ended = set(), set(), set()
         for value in values:
             params = joint_values(key, value)
             draws.add(sum(bare_key(part) == "type" and kind == "draw_gem" for part, kind in params.items()))
             endings.add(params.get(ENDING) is not None)
+            ended.update(move["type"] for move in params.get(ENDING) or ())
         facts = [self.t("draw_one_fact", locale)] if 1 in draws and max(draws) > 1 else []
-        return facts + ([self.t("ending_fact", locale)] if endings == {True, False} else [])
+        if endings != {True, False}:
+            return facts
+        # the discard already chosen, an ending is the refill alone
+        discards = bool(ended & {"discard_gem", "skip_discard"})
+        return [*facts, self.t("ending_fact" if discards else "ending_fact_refill", locale)]
 
     def status_text(self, view: View, names: list[str], locale: str) -> str:
         if view["finished"]:

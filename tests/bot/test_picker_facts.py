@@ -421,7 +421,7 @@ def test_druids_says_what_the_rest_of_the_turn_after_an_arrow_is_where_a_place_c
 
     game = presenter("druids")
     engine = game.engine
-    said = quiet = 0
+    said = quiet = refill_only = 0
     for state, seat in bot_played(engine, 3, range(1, 4), 60):
         offers = picker_actions(engine, state, seat)
         path: list[int] = []
@@ -429,11 +429,15 @@ def test_druids_says_what_the_rest_of_the_turn_after_an_arrow_is_where_a_place_c
             view = engine.view(state, seat)
             facts = game.choice_facts(step.key, step.values, step.chosen, view, "ko")
             endings = {joint_values(step.key, v).get(ENDING) is not None for v in step.values}
-            assert (game.t("ending_fact", "ko") in facts) == (endings == {True, False})
+            ended = {m["type"] for v in step.values for m in joint_values(step.key, v).get(ENDING) or ()}
+            # the discard chosen already, the arrow's part is the refill alone and the line says no more
+            fact = "ending_fact" if ended & {"discard_gem", "skip_discard"} else "ending_fact_refill"
+            assert (game.t(fact, "ko") in facts) == (endings == {True, False}), (ended, facts)
+            refill_only += endings == {True, False} and fact == "ending_fact_refill"
             said += endings == {True, False}
             quiet += endings != {True, False}
             path.append(0)
-    assert said and quiet
+    assert said and quiet and refill_only
 
 
 def test_a_steps_choices_are_labelled_in_one_form():
