@@ -225,7 +225,7 @@ class GameHost:
         """One player's whole sheet as everyone may see it, just for the asker."""
         await interaction.response.defer(ephemeral=True, thinking=True)  # acknowledge before any reading
         table = await self.service.get(game_id)
-        if table.status != ACTIVE:
+        if table.status not in (ACTIVE, FINISHED):  # a finished game's sheets say how each player scored
             raise ServiceError("game_not_running")
         game = presenter(table.engine.name)
         if not game.has_sheets or not 0 <= seat < len(table.names):

@@ -258,11 +258,12 @@ class Publisher:
         since = None if demo else record.shown_version if new_message else record.board_from
         content, settled = await self.board_content(table, game, pinged, reacting, since)
         png = await self.pictures.get(table.engine.name, None, table.view(None), table.names, locale)
-        view = (
-            board_view(table, locale, game.has_private, game.has_sheets)
-            if record.status == ACTIVE and not demo
-            else None
-        )
+        if record.status == FINISHED:  # the sheets stay, to read how each player scored
+            view = board_view(table, locale, False, True, finished=True) if game.has_sheets else None
+        elif record.status == ACTIVE and not demo:
+            view = board_view(table, locale, game.has_private, game.has_sheets)
+        else:
+            view = None
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pinged])
         old = record.board_message_id
         if not new_message:

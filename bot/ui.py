@@ -258,13 +258,20 @@ def abandon_view(game_id: int, locale: str) -> discord.ui.View:
     return view
 
 
-def board_view(table: Table, locale: str, has_private: bool, has_sheets: bool = False) -> discord.ui.View:
+def board_view(
+    table: Table, locale: str, has_private: bool, has_sheets: bool = False, finished: bool = False
+) -> discord.ui.View:
+    """The board's components: a turn and a hand while the game runs; the players' sheets while it runs and
+    once it is over (how each scored is read on them)."""
     view = Components()
-    view.add_item(
-        GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary)
-    )
-    if has_private:
-        view.add_item(GameButton("table", "hand", table.id, i18n.t("game.my_hand", locale)))
+    if not finished:
+        view.add_item(
+            GameButton(
+                "table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary
+            )
+        )
+        if has_private:
+            view.add_item(GameButton("table", "hand", table.id, i18n.t("game.my_hand", locale)))
     if has_sheets:
         players = [
             discord.SelectOption(label=i18n.clip(name, 100), value=str(seat))

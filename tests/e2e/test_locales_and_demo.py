@@ -189,6 +189,13 @@ async def test_a_demo_plays_itself_across_a_restart(tmp_path):
         assert final is not board and "🏆" in final.text and "Bot 1" in final.text
         assert final.pinged_ids == [alice.id]  # the follower hears that it ended
         assert [m for m in h.sb.messages(thread) if m.attachments] == [board, final]
+        # The players' sheets stay on the final board, where how each scored is read; nothing else does.
+        assert [c["custom_id"] for row in final.components for c in row["components"]] == [f"sheet:{game_id}"]
+        answer = await h.sb.select(alice, final, f"sheet:{game_id}", ["0"])
+        await h.idle()
+        [sheet] = answer.message.attachments
+        assert answer.message.audience.user_id == alice.id and table.names[0] in answer.message.text
+        assert sheet.data == game.render_sheet(table.view(None), 0, table.names, "en")
         assert h.sb.violations == []
 
 

@@ -153,7 +153,8 @@ async def test_a_whole_four_player_game_with_people_and_bots(tmp_path):
         outcome = table.engine.outcome(table.state)
         final = h.board_message(table)
         assert "🏆" in final.text and all(name in final.text for name in table.names)
-        assert not final.interactive() and outcome.winners
+        # no turn or hand any more; the players' sheets stay, to read how each scored
+        assert [c["custom_id"] for c in final.interactive()] == [f"sheet:{game_id}"] and outcome.winners
         assert "The game is over" in final.text
         assert_nothing_private_in_public(h, [alice, bob], [alice, bob])
         assert h.sb.violations == []
