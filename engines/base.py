@@ -157,6 +157,10 @@ class Engine(ABC):
     # Move types that take back the move before them (Talisman's "cancel" of a Spell being cast): a move picker
     # never offers one chained after that move, a choice that would do nothing.
     undoing_moves: ClassVar[frozenset[str]] = frozenset()
+    # Move types with two parameters that may be given in either order to the same effect (Roll Player's swap of
+    # two dice): `legal_actions` lists each pair once, `is_legal` takes either order, and a move picker offers
+    # both, so that a player may pick either die first.
+    mirrored_moves: ClassVar[dict[str, tuple[str, str]]] = {}
 
     # The game's built-in player: a module with `choose(view, actions, rng) -> Action` that reads only the seat's
     # view, and optionally `evaluate(view) -> float` (how well the viewer stands, for the search player) and
@@ -243,9 +247,19 @@ class Engine(ABC):
         return self.view(state, seat).get("hand")
 
     def is_legal(self, state: State, seat: int, action: Action) -> bool:
-        """Whether `seat` may take `action` now (`seat` is known to be one that may act). Engines with many legal
-        actions override this with a direct check; it must agree with legal_actions."""
-        return action in self.legal_actions(state, seat)
+        """Whether `seat` may take `action` now (`seat` is known to be one that may act): one of legal_actions, or
+        the mirror of one (see `mirrored_moves`). Engines with many legal actions override this with a direct
+        check; it must agree with legal_actions."""
+        legal = self.legal_actions(state, seat)
+        return action in legal or (self.mirrored_moves != {} and self.mirror(action) in legal)
+
+    def mirror(self, action: Action) -> Action | None:
+        """`action` with its two parameters the other way round, if it is one of `mirrored_moves`."""
+        keys = self.mirrored_moves.get(action.get("type"))  # type: ignore[arg-type]
+        if keys is None:
+            return None
+        first, second = keys
+        return {**action, first: action[second], second: action[first]}
 
     def explain_illegal(self, state: State, seat: int, action: Action) -> IllegalAction:
         """Why `action` is not legal, as specifically as the engine can say. Engines override for clearer codes."""

@@ -408,7 +408,9 @@ def test_no_two_choices_without_chance_end_alike(name):
         for i, (action, end) in enumerate(ends):
             assert end != state, action
             assert all(end != other for _, other in ends[i + 1 :]), action
-        assert {repr(split(a)[0]) for a in offered} == {repr(a) for a in legal}
+        # a swap of two dice is offered both ways round (Engine.mirrored_moves), each a legal move
+        firsts = [split(a)[0] for a in offered]
+        assert {repr(f if f in legal else engine.mirror(f)) for f in firsts} == {repr(a) for a in legal}
         compared += len(ends) > 1
     assert compared > 50  # the check met many offers to compare
 
@@ -430,3 +432,27 @@ def _outcome_any(engine, state, seat, parts):
     for part in parts:
         state, _ = engine.apply(state, seat, part)
     return state
+
+
+def test_either_die_of_a_swap_may_be_picked_first():
+    """Roll Player lists each swap of two dice once, the earlier die first: a review's player picked Charisma's
+    die and was offered only the dice after it, so swapping it with Constitution's took picking that one first.
+    The picker offers both orders; either is legal and swaps the same two dice."""
+    engine = get_engine("roll_player")
+    state = engine.new_game(2, engine.validate_options({}), 0)
+    seat = engine.to_act(state)[0]
+    for move in range(400):
+        seat = engine.to_act(state)[0]
+        swaps = [a for a in engine.legal_actions(state, seat) if a["type"] == "swap_dice"]
+        if len({a["die"] for a in swaps} | {a["other"] for a in swaps}) >= 4:
+            break
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    dice = sorted({a["die"] for a in swaps} | {a["other"] for a in swaps})
+    offered = [a for a in picker_actions(engine, state, seat) if a["type"] == "swap_dice"]
+    for die in dice:  # every die, the last one listed too, has every other die as a partner
+        assert sorted(a["other"] for a in offered if a["die"] == die) == [d for d in dice if d != die]
+    canonical = swaps[0]
+    mirrored = engine.mirror(canonical)
+    assert mirrored not in engine.legal_actions(state, seat) and engine.is_legal(state, seat, mirrored)
+    swapped, _ = engine.apply(state, seat, canonical)
+    assert engine.apply(state, seat, mirrored)[0] == swapped
