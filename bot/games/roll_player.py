@@ -36,6 +36,7 @@ from engines.roll_player.rules import (
     market_gold,
     moved,
     price_cuts,
+    row_gold,
     sort_onto,
     turn_order,
 )
@@ -243,13 +244,21 @@ class RollPlayerPresenter(GamePresenter):
         if key == "row":
             name = self.attr_name(value, locale)
             if kind == "place_die":
-                return self.t(
+                name = self.t(
                     "row_with_action",
                     locale,
                     row=name,
                     action=self.t(f"row_action.{ROW_ACTION[value]}", locale),
                 )
-            return name
+            seat = view.get("viewer")
+            # What placing there pays the reader: a third box filled, the Barbarian's Strength. Said in the dice
+            # phase only, where a turn places one die: a chain of starting dice fills rows as it goes.
+            gold = (
+                row_gold(view["seats"][seat], value, setup=False)
+                if kind == "place_die" and seat is not None
+                else 0
+            )
+            return self.t("row_gold", locale, row=name, gold=gold) if gold else name
         if key == "card":
             if isinstance(value, int) and _sorting(view):  # the card the sorting player then takes
                 return self.t(

@@ -52,7 +52,6 @@ from engines.roll_player.rules import (
     MAX_HANDS,
     PLACE_GOLD_DIE,
     START_GOLD,
-    THIRD_BOX_GOLD,
     can_move,
     card_price,
     filled_positions,
@@ -61,6 +60,7 @@ from engines.roll_player.rules import (
     market_gold,
     moved,
     parse_position,
+    row_gold,
     sheet_full,
     sort_onto,
     turn_order,
@@ -766,13 +766,11 @@ class RollPlayer(Engine):
     @staticmethod
     def _place(me: dict[str, Any], row: str, die: list[Any], setup: bool) -> int:
         """Put `die` leftmost in `row`; return the gold this earns."""
+        gold = row_gold(me, row, setup)
         me["rows"][row].append(die)
-        gold = THIRD_BOX_GOLD if len(me["rows"][row]) == SLOTS else 0
         ability = class_ability(me["class"])
         if die[0] == "gold":
             gold += ability["gold"] if setup and ability.get("kind") == "setup_gold_die" else PLACE_GOLD_DIE
-        if not setup and ability.get("kind") == "row_place_gold" and ability["row"] == row:
-            gold += ability["gold"]
         me["gold"] += gold
         return gold
 

@@ -102,6 +102,16 @@ def initiative_gold(me: dict[str, Any], card_gold: int) -> int:
     )
 
 
+def row_gold(me: dict[str, Any], row: str, setup: bool) -> int:
+    """What placing a die in `row` pays this seat whatever the die: filling the row's third box, and in the dice
+    phase a class's bonus for the row (the Barbarian's Strength). A gold die pays on top."""
+    ability = class_ability(me["class"])
+    gold = THIRD_BOX_GOLD if len(me["rows"][row]) == SLOTS - 1 else 0
+    if not setup and ability.get("kind") == "row_place_gold" and ability["row"] == row:
+        gold += ability["gold"]
+    return gold
+
+
 def market_gold(me: dict[str, Any]) -> int:
     """What discarding a market card, or taking gold instead, pays this seat: a class with the bonus gets more."""
     ability = class_ability(me["class"])

@@ -496,3 +496,32 @@ def test_a_class_whose_ability_the_rulebook_has_is_marked_for_its_targets_alone(
     facts = game._offer_facts({"class": ["druid", "cleric"]}, 1400, "en", None)
     assert facts[0].startswith("• **Druid ‡**") and facts[1].startswith("• **Cleric †**")
     assert [line[:5] for line in facts[2:]] == ["-# † ", "-# ‡ "]
+
+
+def test_a_row_to_place_in_says_the_gold_placing_there_pays():
+    """A review's Barbarian read "Strength" and was paid a gold it had not been told of: a row says what placing
+    there pays (a third box filled, the Barbarian's Strength), and the engine pays exactly that, a gold die's own
+    gold on top."""
+    game = presenter(GAME)
+    engine = game.engine
+    told = untold = 0
+    for seed in range(12):
+        state = engine.new_game(2, engine.validate_options({}), seed)
+        for move in range(300):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            view = engine.view(state, seat)
+            for action in engine.legal_actions(state, seat):
+                if action["type"] != "place_die":
+                    continue
+                label = game.part_label("row", action["row"], action, view, "en")
+                promised = re.search(r"\(\+(\d) gold\)$", label)
+                _, events = engine.apply(state, seat, action)
+                [placed] = [e for e in events if e["type"] == "DiePlaced"]
+                die_gold = 2 if placed["colour"] == "gold" else 0
+                assert placed["gold"] - die_gold == (int(promised[1]) if promised else 0), label
+                told += promised is not None
+                untold += promised is None
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    assert told and untold
