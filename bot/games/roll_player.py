@@ -208,6 +208,8 @@ class RollPlayerPresenter(GamePresenter):
     def part_label(self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str) -> str:
         kind = chosen.get("type")
         if key == "type":
+            if value in ("discard_card", "take_gold"):  # the gold it pays the reader (a Cleric gets more)
+                return self.t(f"type_gold.{value}", locale, gold=self._market_gold(view))
             return self.t(f"type.{value}", locale) if self.has(f"type.{value}") else str(value)
         if key == "race":
             return self.t(
@@ -483,6 +485,12 @@ class RollPlayerPresenter(GamePresenter):
         slot = int(pos[3]) - 1
         return row[slot] if 0 <= slot < len(row) else None
 
+    @staticmethod
+    def _market_gold(view: View) -> int:
+        """What discarding a market card, or taking gold instead, pays the reader."""
+        seat = view.get("viewer")
+        return market_gold(view["seats"][seat]) if seat is not None else MARKET_DISCARD_GOLD
+
     def single_action_text(self, action: dict[str, Any], view: View, locale: str) -> str:
         kind = action["type"]
         params = {k: self.value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
@@ -491,8 +499,7 @@ class RollPlayerPresenter(GamePresenter):
         if "row" in action:
             params["row"] = self.attr_name(action["row"], locale)
         if kind in ("discard_card", "take_gold"):
-            seat = view.get("viewer")
-            params["gold"] = market_gold(view["seats"][seat]) if seat is not None else MARKET_DISCARD_GOLD
+            params["gold"] = self._market_gold(view)
         key = "action.use_skill_copy" if kind == "use_skill" and action.get("copy") else f"action.{kind}"
         if self.has(key):
             return self.t(key, locale, **params)

@@ -525,3 +525,29 @@ def test_a_row_to_place_in_says_the_gold_placing_there_pays():
                 untold += promised is None
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
     assert told and untold
+
+
+def test_discarding_for_gold_says_how_much_the_reader_gets():
+    """A review's Cleric was paid 3 gold for a discard labelled only "Discard a card for gold": the choice says
+    the gold, and the engine pays exactly that (2, or 3 for a Cleric)."""
+    game = presenter(GAME)
+    engine = game.engine
+    paid: set[int] = set()
+    for seed in range(40):
+        state = engine.new_game(2, engine.validate_options({}), seed)
+        for move in range(300):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            discard = next(
+                (a for a in engine.legal_actions(state, seat) if a["type"] == "discard_card"), None
+            )
+            if discard is not None:
+                label = game.part_label("type", "discard_card", discard, engine.view(state, seat), "en")
+                after, _ = engine.apply(state, seat, discard)
+                gained = after["seats"][seat]["gold"] - state["seats"][seat]["gold"]
+                assert label == f"Discard a card for {gained} gold"
+                paid.add(gained)
+                break
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    assert paid == {2, 3}  # a Cleric among the seats
