@@ -34,7 +34,7 @@ from render.common import (
 from render.text import labels as picture_labels
 
 WIDTH, HEIGHT = 1100, 660
-SMALL = 18  # 18 × 550 / 1100 = 9 px in the chat
+SMALL = 22  # 22 × 550 / 1100 = 11 px in the chat (at 18 a review could not read the axes and legend)
 # Okabe and Ito's colour-blind-safe set, for categories; each segment also carries its value and the legend
 # lists the categories in the order they stack, so no category depends on its colour alone.
 CATEGORY_COLOURS = [
@@ -248,14 +248,14 @@ def render_results(
         paste_text(
             image, (cx, bottom + 32), name, SMALL, GOLD if seat in winners else TEXT, seat in winners, "ma"
         )
-    # legend: swatch and name of each category, in stacking order
+    # legend: swatch and name of each category, in stacking order (one category needs none: the bar is the score)
     lx, ly = 24, HEIGHT - 86
-    for k, category in enumerate(categories):
+    for k, category in enumerate(categories if len(categories) > 1 else []):
         width = 26 + int(font(SMALL).getlength(category)) + 18
         if lx + width > right + 20:
-            lx, ly = 24, ly + 28
-        draw.rectangle((lx, ly + 2, lx + 18, ly + 20), fill=CATEGORY_COLOURS[k % len(CATEGORY_COLOURS)])
-        paste_text(image, (lx + 24, ly), category, SMALL, TEXT)
+            lx, ly = 24, ly + 30
+        draw.rectangle((lx, ly + 3, lx + 20, ly + 23), fill=CATEGORY_COLOURS[k % len(CATEGORY_COLOURS)])
+        paste_text(image, (lx + 26, ly), category, SMALL, TEXT)
         lx += width
 
     # --- line chart

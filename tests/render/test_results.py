@@ -27,6 +27,7 @@ def test_results_of_a_finished_game(name):
     image = picture(png)
     assert image.size == (results.WIDTH, results.HEIGHT) and 4 / 3 <= image.width / image.height <= 2
     assert min(sizes) * CHAT_WIDTH / image.width >= CHAT_MIN_PX
+    assert min(sizes) * CHAT_WIDTH / image.width >= 11  # a review could not read the axes and legend at 9 px
     used = [v for v in results.score_parts(views[-1])[0].values() if v]
     assert has_colour(image, (60, 100, 530, results.HEIGHT - 150), results.CATEGORY_COLOURS[0]) or not used
     for seat in range(players):
