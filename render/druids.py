@@ -234,8 +234,8 @@ def _follower_face(
 
 
 PRIVATE_W = 920
-PRIVATE_SMALL = 16  # 16 × 550 / 920 ≥ 9 px in the chat
-PLAYED_W = 86  # a face-down card: room for the longest gem name at PRIVATE_SMALL ("Esmeralda", 76 px)
+PRIVATE_SMALL = 19  # 19 × 550 / 920 ≥ 11 px in the chat (at 16 a review read 추종자 as 수종자)
+PLAYED_W = 100  # a face-down card: room for the longest gem name at PRIVATE_SMALL ("Esmeralda", 90 px)
 PLAYED_STEP = PLAYED_W + 10  # from one face-down card to the next
 
 
@@ -256,27 +256,27 @@ def render_private(view: View, locale: str) -> bytes:
     per_played = (PRIVATE_W - 24) // PLAYED_STEP
     played_rows = (len(played) + per_played - 1) // per_played
     home_y = 56 + hand_rows * 160 + 6
-    played_y = home_y + 84
-    height = played_y + (30 + played_rows * 130 if played else 0)
+    played_y = home_y + 90
+    height = played_y + (36 + played_rows * 130 if played else 0)
     image, draw = canvas(PRIVATE_W, height, BACKGROUND)
     draw.text((24, 14), labels["hand"], fill=TEXT, font=font(26, True))
     for i, card in enumerate(hand):
         x = 24 + (i % per_hand) * 124
         y = 56 + (i // per_hand) * 160
         image.paste(_card_tile(card, labels["follower"], seat, locale, 110, 150), (x, y))
-    draw.text((24, home_y), labels["home"], fill=MUTED, font=font(20))
+    draw.text((24, home_y), labels["home"], fill=TEXT, font=font(22))  # muted, a review found it faint
     if not view["followers_home"]:
-        draw.text((24, home_y + 34), "—", fill=MUTED, font=font(22))
+        draw.text((24, home_y + 38), "—", fill=MUTED, font=font(22))
     for i, number in enumerate(view["followers_home"]):
-        cx, cy = 24 + 21 + i * 52, home_y + 54
+        cx, cy = 24 + 21 + i * 52, home_y + 58
         colour = _seat_colour(seat)
         draw.ellipse((cx - 21, cy - 21, cx + 21, cy + 21), fill=colour, outline=TEXT, width=2)
         draw.text((cx, cy), str(number), fill=readable_on(colour), font=font(22, True), anchor="mm")
     if played:
-        draw.text((24, played_y), labels["played"], fill=MUTED, font=font(20))
+        draw.text((24, played_y), labels["played"], fill=TEXT, font=font(22))
         for i, (place, card) in enumerate(played):  # each under the place it lies at
             x = 24 + (i % per_played) * PLAYED_STEP
-            y = played_y + 30 + (i // per_played) * 130
+            y = played_y + 36 + (i // per_played) * 130
             where = fitted(labels["at_place"].format(number=place + 1), PRIVATE_SMALL, PLAYED_W + 4)
             draw.text((x + PLAYED_W // 2, y + 10), where, fill=TEXT, font=font(PRIVATE_SMALL), anchor="mm")
             image.paste(_card_tile(card, labels["follower"], seat, locale, PLAYED_W, 100), (x, y + 22))

@@ -46,6 +46,7 @@ def test_every_gem_name_fits_a_face_down_card_in_every_language():
     from render.druids import KINDS, PLAYED_W, PRIVATE_SMALL, kind_name
 
     letters = font(PRIVATE_SMALL, True)
+    assert PRIVATE_SMALL * 550 / 920 >= 11  # a card's name read at chat width (at 16, 추종자 read as 수종자)
     for locale in ("en", "ko", "es"):
         for kind in KINDS:
             assert letters.getlength(kind_name(kind, locale)) <= PLAYED_W - 8, (locale, kind)
