@@ -77,6 +77,13 @@ class DruidsPresenter(GamePresenter):
             return self.place_name(value, view, locale)
         if key == "number":
             return self.t("follower", locale, number=value)
+        if (key, value) == ("type", "request_scoring") and "place" not in chosen:
+            # with one place to score, nothing asks which: the choice names it
+            scorable = [entry["place"] for entry in view.get("places", []) if entry.get("scorable")]
+            if len(scorable) == 1:
+                return self.t(
+                    "action.request_scoring", locale, place=self.place_name(scorable[0], view, locale)
+                )
         return super().part_label(key, value, chosen, view, locale)
 
     def joined(self, before: Event, event: Event) -> Event | None:

@@ -661,3 +661,20 @@ def test_every_step_of_seeded_games_has_its_facts_in_every_language(name):
             for locale in i18n.LOCALES:
                 game.lone_choice_facts(step.action, view, locale)
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, number))
+
+
+def test_druids_asking_for_the_one_scoring_there_is_names_its_place():
+    """With one place to score, nothing asks which, and a review's player saw only "Ask for a scoring": the
+    choice names the place the engine scores."""
+    game = presenter("druids")
+    engine = game.engine
+    checked = 0
+    for state, seat in bot_played(engine, 3, range(0, 6), 300):
+        scorings = [a for a in engine.legal_actions(state, seat) if a["type"] == "request_scoring"]
+        if len(scorings) != 1:
+            continue
+        view = engine.view(state, seat)
+        place = game.place_name(scorings[0]["place"], view, "en")
+        assert game.part_label("type", "request_scoring", {}, view, "en") == f"Score {place}"
+        checked += 1
+    assert checked >= 5
