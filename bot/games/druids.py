@@ -86,6 +86,11 @@ class DruidsPresenter(GamePresenter):
                 )
         return super().part_label(key, value, chosen, view, locale)
 
+    def is_own_event(self, event: Event, seat: int) -> bool:
+        """A scoring the mover set off is what their move did: its revealed cards and shared amulets are told
+        with it (a review's player who asked for one was told only that they had)."""
+        return super().is_own_event(event, seat) or event["type"] in ("PlaceRevealed", "AmuletsDistributed")
+
     def joined(self, before: Event, event: Event) -> Event | None:
         """A turn's refill in one line: the followers taken and the gems drawn, in whatever order."""
         if not {before["type"], event["type"]} <= _REFILL or before["seat"] != event["seat"]:

@@ -225,3 +225,24 @@ def test_a_move_that_harms_others_before_the_movers_own_next_step_tells_both(eng
             assert line in text, (action, line, text)
         checked += 1
     assert checked > 0 or engine_name != "talisman"  # Talisman's fights give such moves on these seeds
+
+
+def test_asking_for_a_druids_scoring_confirms_what_the_scoring_showed():
+    """A review's player who asked for a scoring was told only that they had; the revealed cards and the
+    amulets shared went to the thread alone. The confirmation now tells them too, from the move's events."""
+    game = presenter("druids")
+    engine = game.engine
+    state = engine.new_game(3, engine.validate_options({}), 0)
+    for move in range(300):
+        seat = engine.to_act(state)[0]
+        scorings = [a for a in engine.legal_actions(state, seat) if a["type"] == "request_scoring"]
+        if scorings:
+            break
+        state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    after, events = engine.apply(state, seat, scorings[0])
+    names = ["Ann", "Bo", "Cy"]
+    told = game.confirmation(events, names, engine.view(after, seat), "en", seat, scorings)
+    shown = [e for e in events if e["type"] in ("PlaceRevealed", "AmuletsDistributed")]
+    assert len(shown) == 2
+    for event in shown:
+        assert game.event_text(event, names, engine.view(after, None), "en") in told
