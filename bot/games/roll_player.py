@@ -293,7 +293,16 @@ class RollPlayerPresenter(GamePresenter):
                 "keep.new" if value else "keep.old", locale, value=number if number is not None else "?"
             )
         if key == "direction":
-            return self.direction_name(value, locale)
+            direction = self.direction_name(value, locale)
+            seat = view.get("viewer")
+            me = view["seats"][seat] if seat is not None else None
+            if kind == "move_token" and me and me.get("alignment") in ALIGNMENTS:
+                # what the alignment card scores where the token would stand
+                stars = ALIGNMENTS[me["alignment"]]["grid"][moved(me["token"], value)]
+                return self.t(
+                    "direction_stars", locale, direction=direction, stars=f"{stars:+d}" if stars else 0
+                )
+            return direction
         if key == "colour":
             return self.colour_name(value, locale)
         if key in ("skill", "copy"):

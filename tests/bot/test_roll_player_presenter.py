@@ -551,3 +551,31 @@ def test_discarding_for_gold_says_how_much_the_reader_gets():
                 break
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
     assert paid == {2, 3}  # a Cleric among the seats
+
+
+def test_moving_the_alignment_token_says_what_the_card_scores_there():
+    """A review's player chose "up (towards Good)" not knowing what it would score: each way says the stars
+    the alignment card gives where the token would stand, as the final scoring counts them."""
+    from engines.roll_player.scoring import score_seat
+
+    game = presenter(GAME)
+    engine = game.engine
+    checked = 0
+    for seed in range(20):
+        state = engine.new_game(2, engine.validate_options({}), seed)
+        for move in range(300):
+            if engine.outcome(state) is not None or checked >= 12:
+                break
+            seat = engine.to_act(state)[0]
+            view = engine.view(state, seat)
+            for action in engine.legal_actions(state, seat):
+                if action["type"] != "move_token":
+                    continue
+                label = game.part_label("direction", action["direction"], action, view, "en")
+                after, _ = engine.apply(state, seat, action)
+                stars = score_seat(after["seats"][seat], [0], False)["parts"]["alignment"]
+                said = f"{stars:+d}" if stars else "0"
+                assert label.endswith(f"alignment {said}★ there"), label
+                checked += 1
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    assert checked >= 12
