@@ -121,12 +121,7 @@ class RollPlayerPresenter(GamePresenter):
 
     def position_label(self, pos: str, view: View, locale: str) -> str:
         """A box on the viewer's sheet and the die in it: 'Strength box 1: Blue 5'."""
-        seat = view.get("viewer")
-        die = None
-        if seat is not None and isinstance(pos, str) and len(pos) == 4 and pos[:3] in ATTRIBUTES:
-            row = view["seats"][seat]["rows"][pos[:3]]
-            slot = int(pos[3]) - 1
-            die = row[slot] if 0 <= slot < len(row) else None
+        die = self._die_at(pos, view)
         name = self.position_name(pos, locale)
         return self.t("die_at", locale, position=name, die=self.die_label(die, locale)) if die else name
 
@@ -490,8 +485,12 @@ class RollPlayerPresenter(GamePresenter):
         seat = view.get("viewer")
         if seat is None or not isinstance(pos, str) or len(pos) != 4 or pos[:3] not in ATTRIBUTES:
             return None
-        row = view["seats"][seat]["rows"][pos[:3]]
+        me = view["seats"][seat]
+        row = me["rows"][pos[:3]]
         slot = int(pos[3]) - 1
+        if slot == len(row) and me.get("held"):
+            # the next box of a row: the die in hand, as a chain places it there before acting on it
+            return me["held"]
         return row[slot] if 0 <= slot < len(row) else None
 
     @staticmethod

@@ -579,3 +579,30 @@ def test_moving_the_alignment_token_says_what_the_card_scores_there():
                 checked += 1
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
     assert checked >= 12
+
+
+def test_a_chain_acting_on_the_die_it_places_names_that_die():
+    """'Place the die in Strength → Flip Strength box 2' named no die: box 2 was empty before the placement the
+    chain makes first. The die in hand is the one placed there, and the label names it with what flipping gives."""
+    from bot.chooser import picker_actions
+
+    game = presenter(GAME)
+    engine = game.engine
+    for seed in range(40):
+        state = engine.new_game(2, engine.validate_options({}), seed)
+        for move in range(300):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            me = state["seats"][seat]
+            for action in picker_actions(engine, state, seat):
+                if action["type"] != "place_die" or action.get("then.type") != "flip_die":
+                    continue
+                if action["then.die"] != f"{action['row']}{len(me['rows'][action['row']]) + 1}":
+                    continue  # another die flipped
+                held = me["held"]
+                text = game.action_text(action, engine.view(state, seat), "en")
+                assert text.endswith(f"{game.die_label(held, 'en')} (to {7 - held[1]})"), text
+                return
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    raise AssertionError("no chain flipping the die it places")
