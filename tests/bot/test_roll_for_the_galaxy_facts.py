@@ -142,16 +142,20 @@ def test_a_trade_past_the_credit_cap_says_so_in_every_language():
 
 
 def test_managing_shows_the_credits_citizenry_and_cup():
-    """Recruiting said "Nothing behind the screen right now" and nowhere the credits it spends."""
+    """Recruiting said "Nothing behind the screen right now" and nowhere the credits it spends; and a review's
+    player, not told that recruiting goes on while credits and citizenry last (the rulebook's 고용), was surprised
+    when all seven dice were recruited."""
     state = reached(1, lambda s: offers(s, "recruit"))
     seat = ENGINE.view(state, 0)["seats"][0]
     citizenry = GAME.dice_list(seat["citizenry"], "en")
     assert (
-        f"You have ${seat['credits']}; recruiting costs $1 a die. Citizenry: {citizenry}."
-        in facts(state, "en")[0]
+        f"You have ${seat['credits']}; recruiting costs $1 a die and goes on until your credits or your "
+        f"citizenry run out (which dice is yours to choose). Citizenry: {citizenry}." in facts(state, "en")[0]
     )
     ko = facts(state, "ko")[0]
-    assert ko.startswith(f"가진 크레디트 ${seat['credits']}, 고용은 주사위 1개에 $1입니다. 시민 집단: 본성")
+    assert ko.startswith(
+        f"가진 크레디트 ${seat['credits']}. 고용은 주사위 1개에 $1이며, 크레디트나 시민 집단의 주사위가 떨어질 때까지"
+    )
     state = reached(1, lambda s: offers(s, "reclaim"))
     seat = ENGINE.view(state, 0)["seats"][0]
     assert facts(state, "en") == [
