@@ -296,16 +296,17 @@ class _Ends:
     apart by their end would show the dice."""
 
     def __init__(self, engine: Engine, start: State, seat: int) -> None:
-        self.engine, self.seat, self.seen = engine, seat, [start]
+        self.engine, self.seat, self.seen = engine, seat, [engine.settled(start)]
 
     def new(self, after: State, then: Action) -> bool:
         end = self.engine.copy_state(after)
         events = self.engine.advance(end, self.seat, then)  # a legal move, on a state of our own
         if not _quiet(after, end, self.seat, then, events, self.engine):
             return True
-        if any(end == seen for seen in self.seen):
+        settled = self.engine.settled(end)
+        if any(settled == seen for seen in self.seen):
             return False
-        self.seen.append(end)
+        self.seen.append(settled)
         return True
 
 

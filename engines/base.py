@@ -253,6 +253,11 @@ class Engine(ABC):
         legal = self.legal_actions(state, seat)
         return action in legal or (self.mirrored_moves != {} and self.mirror(action) in legal)
 
+    def settled(self, state: State) -> Any:
+        """`state` as far as the game is concerned, for telling whether two ways of playing end alike: an engine
+        whose state keeps an order that no rule reads (a discard pile shuffled before reuse) drops it here."""
+        return state
+
     def mirror(self, action: Action) -> Action | None:
         """`action` with its two parameters the other way round, if it is one of `mirrored_moves`."""
         keys = self.mirrored_moves.get(action.get("type"))  # type: ignore[arg-type]

@@ -456,3 +456,27 @@ def test_either_die_of_a_swap_may_be_picked_first():
     assert mirrored not in engine.legal_actions(state, seat) and engine.is_legal(state, seat, mirrored)
     swapped, _ = engine.apply(state, seat, canonical)
     assert engine.apply(state, seat, mirrored)[0] == swapped
+
+
+def test_two_tiles_discarded_scouting_are_offered_in_one_order():
+    """'Discard A → discard B' stood beside 'discard B → discard A' in a review's menu: the discarded tiles go
+    back into the bag sorted, so the order is no rule's (Engine.settled), and one of the two is offered."""
+    engine = get_engine("roll_for_the_galaxy")
+    checked = 0
+    for seed in range(20):
+        state = engine.new_game(2, engine.validate_options({}), seed)
+        for move in range(200):
+            if engine.outcome(state) is not None or not engine.to_act(state):
+                break
+            seat = engine.to_act(state)[0]
+            legal = engine.legal_actions(state, seat)
+            if sum(a["type"] == "discard_tile" for a in legal) >= 2:
+                pairs = [
+                    tuple(p["tile"] for p in split(a))
+                    for a in picker_actions(engine, state, seat, suggest=False)
+                    if [p["type"] for p in split(a)] == ["discard_tile", "discard_tile"]
+                ]
+                assert pairs and len({frozenset(p) for p in pairs}) == len(pairs), pairs
+                checked += 1
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    assert checked >= 3

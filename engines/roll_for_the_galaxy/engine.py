@@ -268,6 +268,10 @@ class RollForTheGalaxy(Engine):
 
     # --- what each viewer sees ------------------------------------------------------------------------------
 
+    def settled(self, state: State) -> Any:
+        # tiles discarded while exploring go back into the bag sorted: the order they were discarded in is no rule's
+        return {**state, "discards": sorted(state["discards"])}
+
     def view(self, state: State, viewer: int | None) -> View:
         return View(
             {
