@@ -267,10 +267,13 @@ class RollForTheGalaxyPresenter(GamePresenter):
         if kind == "TilesDrawn":
             tiles = [self.tile_both(t, locale) for t in event["tiles"]]
             params["tiles"] = self.t("list_sep", locale).join(tiles) or self.t("nothing", locale)
-        if kind == "TileCompleted":
+        if kind in ("TileCompleted", "TileProgressed"):
             params["name"] = self.side_name(event["side"], locale)
             params["kind"] = self.t(f"kind.{event['kind']}", locale)
+        if kind == "TileCompleted":
             params["to_cup"] = self.dice_list(event["to_cup"], locale) if event["to_cup"] else ""
+        if kind == "TileProgressed":
+            params["dice"] = self.dice_list(event["dice"], locale)
         if kind == "DiceGained":
             params["to"] = self.t(f"where.{event['to']}", locale)
         if kind == "DiceRolled":

@@ -985,6 +985,7 @@ def _build(state: State, seat: int, events: list[Event]) -> None:
     task = p["task"]
     kind = "development" if state["stage"] == "develop" else "world"
     stack_key, workers_key = STACKS[kind]
+    placed: list[str] = []  # workers put on the top tile since it was last told of
     while True:
         if task["pending"]:
             effect = task["pending"][0]
@@ -998,11 +999,26 @@ def _build(state: State, seat: int, events: list[Event]) -> None:
         if not stack:
             break
         side_id = D.TILE_SIDES[stack[0]][kind]
-        if len(p[workers_key]) >= R.build_cost(p, side_id):
+        cost = R.build_cost(p, side_id)
+        if len(p[workers_key]) >= cost:
+            placed = []  # the completion tells of them
             _complete(state, seat, kind, events)
             continue
         if not task["queue"]:
+            if placed:  # a tile left unfinished: its progress is seen on the board, so it is told
+                events.append(
+                    {
+                        "type": "TileProgressed",
+                        "seat": seat,
+                        "side": side_id,
+                        "kind": kind,
+                        "dice": R.sort_colors(placed),
+                        "filled": len(p[workers_key]),
+                        "cost": cost,
+                    }
+                )
             break
+        placed.append(task["queue"][0])
         p[workers_key].append(task["queue"].pop(0))
     p["cup"] += task["queue"]
     task["queue"] = []

@@ -450,3 +450,35 @@ def test_a_chained_move_every_choice_shares_is_named_in_each_label():
                 checked += 1
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, seed))
     assert checked == 3
+
+
+def test_workers_put_on_an_unfinished_tile_are_told():
+    """A review's player saw a development's boxes fill on the board while the story went from "this round:
+    Develop, Ship" straight to Manage: only a finished tile had a line. Workers put on a tile that stays
+    unfinished are now told, with how far it is built."""
+    from engines.roll_for_the_galaxy.engine import STACKS
+
+    game = presenter("roll_for_the_galaxy")
+    engine = game.engine
+    told = 0
+    for seed in range(3):
+        state = engine.new_game(3, engine.validate_options({}), seed)
+        for move in range(400):
+            if engine.outcome(state) is not None:
+                break
+            seat = engine.to_act(state)[0]
+            after, events = engine.apply(state, seat, engine.bot_action(state, seat, move))
+            for s, (before_seat, after_seat) in enumerate(zip(state["seats"], after["seats"], strict=True)):
+                for kind, (stack, workers) in STACKS.items():
+                    same_tile = before_seat[stack][:1] == after_seat[stack][:1] != []
+                    if same_tile and len(after_seat[workers]) > len(before_seat[workers]):
+                        [event] = [
+                            e
+                            for e in events
+                            if e["type"] == "TileProgressed" and (e["seat"], e["kind"]) == (s, kind)
+                        ]
+                        assert event["filled"] == len(after_seat[workers])
+                        assert game.event_text(event, ["A", "B", "C"], engine.view(after, None), "ko")
+                        told += 1
+            state = after
+    assert told >= 10
