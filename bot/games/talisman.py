@@ -252,7 +252,7 @@ class TalismanPresenter(GamePresenter):
             return [self.t("portal_fact", locale, strength_dice=dice["strength"], craft_dice=dice["craft"])]
         if kind == "end" and "missed" in prompt:
             return [self._missed_line(prompt, self._left_in_turn(key, values, chosen), locale)]
-        return self._situation_facts(prompt, locale)
+        return self._situation_facts(prompt, view, locale)
 
     def lone_choice_facts(self, action: Action, view: View, locale: str) -> list[str]:
         prompt = view.get("prompt") or {}
@@ -263,9 +263,11 @@ class TalismanPresenter(GamePresenter):
         # A missed turn's end is asked of a player holding Spells, although none of them fits.
         if action["type"] == "end_turn" and prompt.get("kind") == "end" and "missed" in prompt:
             return [self._missed_line(prompt, "nothing_fits", locale)]
-        return self._situation_facts(prompt, locale)
+        return self._situation_facts(prompt, view, locale)
 
-    def _situation_facts(self, prompt: dict[str, Any], locale: str) -> list[str]:
+    def _situation_facts(self, prompt: dict[str, Any], view: View, locale: str) -> list[str]:
+        if prompt.get("kind") == "start" and view.get("blizzard"):  # why the move is one space, no die
+            return [self.t("blizzard_fact", locale, count=view["blizzard"])]
         if prompt.get("kind") == "combat" and "battle" in prompt:
             battle = prompt["battle"]
             foe = self.thing_name(prompt["foe"]["name"], locale)
@@ -383,8 +385,16 @@ class TalismanPresenter(GamePresenter):
         # The most specific text whose blanks this event fills: events of one type carry different fields.
         for key in ([f"{base}.{variant}"] if variant else []) + [base, f"{base}.plain"]:
             if self.has(key) and _fields(self.t(key, "en")) <= set(params):
-                return self.t(key, locale, **params)
+                return self._with_card_effect(event, self.t(key, locale, **params), locale)
         return None
+
+    def _with_card_effect(self, event: Event, text: str, locale: str) -> str:
+        """An event card met is told with what it does (a Blizzard's one space a turn lasts two rounds, and a
+        review's players met it with no word of it)."""
+        card = ADVENTURE.get(event.get("card")) if event["type"] == "CardMet" else None
+        if not card or card["type"] != "event" or not (effect := self.effects_text(card["effects"], locale)):
+            return text
+        return self.t("card_met_does", locale, met=text.rstrip("."), effect=effect)
 
     def _variant(self, event: Event) -> str | None:
         kind = event["type"]
@@ -686,7 +696,7 @@ class TalismanPresenter(GamePresenter):
                 self.t("fx.row", locale, on=_on(row["on"]), then=self.effects_text(row["do"], locale))
                 for row in op["results"]
             ]
-            return self.t(key, locale, dice=op.get("dice", 1), results="; ".join(rows))
+            return self.t(key, locale, count=op.get("dice", 1), results="; ".join(rows))
         if name == "either":
             options = ", ".join(
                 self.t(f"option.{k}", locale) if self.has(f"option.{k}") else self.effects_text(v, locale)

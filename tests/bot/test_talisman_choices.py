@@ -397,3 +397,25 @@ def test_a_fate_re_roll_says_which_roll_it_is_and_a_lone_die_is_not_numbered():
     assert reroll in ENGINE.legal_actions(state, 0)
     assert GAME.action_text(reroll, view, "en") == "Spend 1 fate: re-roll the die (2)"
     assert GAME.action_text(reroll, view, "ko") == "운명 1: 주사위(2) 다시 굴리기"
+
+
+def test_a_blizzard_is_told_when_met_and_while_it_lasts():
+    """A review's players met the Blizzard with no word of what it does, and for the next turns were offered
+    one-space moves with no die and no reason. The card met is told with its effect, and each turn it lasts
+    says why the move is one space."""
+    state = table(["warrior", "troll"])
+    on_top(state, "blizzard")
+    state, events = arrive(state, 1)  # the Fields: one card drawn
+    [met] = [e for e in GAME.condensed(events) if e["type"] == "CardMet"]
+    assert met["card"] == "blizzard" and state["blizzard"]
+    line = GAME.event_text(met, ["Ann", "Ben"], ENGINE.view(state, None), "en")
+    assert line.endswith("Blizzard at Fields (2): everyone moves one space a turn for 2 rounds."), line
+    while not (state["p"] and state["p"]["k"] == "start"):
+        seat = ENGINE.to_act(state)[0]
+        state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, 0))
+    seat = ENGINE.to_act(state)[0]
+    assert [a["type"] for a in ENGINE.legal_actions(state, seat)][:1] == ["move_one"]
+    left = state["blizzard"]
+    assert _facts(state, seat) == [
+        f"Blizzard: everyone moves one space a turn, without a die, for {left} turns including this one."
+    ]
