@@ -147,7 +147,10 @@ class GamePresenter:
                 continue
             depth, bare = chain_depth(part), bare_key(part)
             level = _level(context, depth)
-            if self.said_by.get(bare) in level or (bare == "type" and not with_types and len(level) > 1):
+            sayer = self.said_by.get(bare)
+            if (sayer is not None and level.get(sayer) is not None) or (
+                bare == "type" and not with_types and len(level) > 1
+            ):
                 continue
             parts.setdefault(depth, []).append(self.part_label(bare, part_value, level, view, locale))
         for depth, labels in parts.items():

@@ -61,6 +61,7 @@ def _rolled_to_move(event: Event) -> bool:
 
 class TalismanPresenter(GamePresenter):
     engine_name = "talisman"
+    said_by = {"type": "die"}  # "Re-roll the die (5) · 1 fate" says the move's kind itself
     render_table_fn = talisman_render.render_table
     render_private_fn = talisman_render.render_private
     private_shows_fn = talisman_render.private_shows

@@ -395,7 +395,7 @@ def test_a_fate_re_roll_says_which_roll_it_is_and_a_lone_die_is_not_numbered():
     assert "(이동: 굴린 눈 2)" in GAME.status_text(view, ["Ann", "Ben"], "ko")
     reroll = {"type": "reroll", "die": 0}
     assert reroll in ENGINE.legal_actions(state, 0)
-    assert GAME.action_text(reroll, view, "en") == "Spend 1 fate: re-roll the die (2)"
+    assert GAME.action_text(reroll, view, "en") == "Re-roll the die (2) · 1 fate"
     assert GAME.action_text(reroll, view, "ko") == "운명 1: 주사위(2) 다시 굴리기"
 
 
@@ -419,3 +419,18 @@ def test_a_blizzard_is_told_when_met_and_while_it_lasts():
     assert _facts(state, seat) == [
         f"Blizzard: everyone moves one space a turn, without a die, for {left} turns including this one."
     ]
+
+
+def test_a_re_roll_reads_as_one_in_a_menu_too():
+    """A review's dropdown, whose labels were too long to name their kinds, offered just 'the die (6)': the die's
+    label says the re-roll and its fate itself, and a move without a die keeps its kind."""
+    state = _rolled(CASTLE, 2, fate=1)
+    view = ENGINE.view(state, 0)
+    offered = picker_actions(ENGINE, state, 0)
+    step = narrow(offered, [])
+    assert isinstance(step, Prompt)
+    for with_types in (True, False):
+        labels = [GAME.label_text(step.key, v, step.chosen, view, "en", with_types) for v in step.values]
+        assert "Re-roll the die (2) · 1 fate" in labels, labels
+    labels = GAME.value_labels(step.key, step.values, step.chosen, view, "en")
+    assert any(label.startswith("Keep the roll → ") for label in labels), labels
