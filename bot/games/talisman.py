@@ -269,6 +269,14 @@ class TalismanPresenter(GamePresenter):
     def _situation_facts(self, prompt: dict[str, Any], view: View, locale: str) -> list[str]:
         if prompt.get("kind") == "start" and view.get("blizzard"):  # why the move is one space, no die
             return [self.t("blizzard_fact", locale, count=view["blizzard"])]
+        if prompt.get("kind") == "take":  # what the card found does, to weigh taking it
+            card = self.card_of_uid(prompt["card"], view)
+            entry = ADVENTURE.get(card) or PURCHASE.get(card) if card else None
+            details = self._card_details(entry, locale) if entry else []
+            if details:
+                return [
+                    self.t("take_fact", locale, card=self.thing_name(card, locale), text=" ".join(details))
+                ]
         if prompt.get("kind") == "combat" and "battle" in prompt:
             battle = prompt["battle"]
             foe = self.thing_name(prompt["foe"]["name"], locale)

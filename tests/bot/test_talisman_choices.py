@@ -434,3 +434,22 @@ def test_a_re_roll_reads_as_one_in_a_menu_too():
         assert "Re-roll the die (2) · 1 fate" in labels, labels
     labels = GAME.value_labels(step.key, step.values, step.chosen, view, "en")
     assert any(label.startswith("Keep the roll → ") for label in labels), labels
+
+
+def test_a_card_found_says_what_it_does_before_it_is_taken():
+    """A review's player was offered the Maiden with 'Take it / Leave it' and nothing of what she does: the
+    choice says the card's text, as /rules has it."""
+    from tests.playouts import bot_played
+
+    checked = 0
+    for state, seat in bot_played(ENGINE, 2, range(10), 3000):
+        if not (state["p"] and state["p"]["k"] == "take"):
+            continue
+        view = ENGINE.view(state, seat)
+        card = GAME.card_of_uid(view["prompt"]["card"], view)
+        facts = _facts(state, seat, "en")
+        assert len(facts) == 1 and facts[0].startswith(f"{GAME.thing_name(card, 'en')}: "), facts
+        text = dict(GAME.cards("en"))[GAME.thing_name(card, "en")]
+        assert facts[0].split(": ", 1)[1].rstrip(".").split(".")[0] in text, (facts, text)
+        checked += 1
+    assert checked >= 5
