@@ -447,6 +447,16 @@ def _character_chunks(ch: dict[str, Any], labels: dict[str, Any], locale: str, c
     ):
         if n:
             chunks.append(("·", ((counts[key], MUTED, False), (str(n), TEXT, True))))
+    # trophies by what they trade for: the values of the Enemies (Strength) and Spirits (Craft) killed
+    worth = {
+        kind: sum(t["value"] for t in ch["trophies"] if t["kind"] == kind) for kind in ("strength", "craft")
+    }
+    if any(worth.values()):
+        pieces: list[Piece] = [(counts["trophies"], MUTED, False)]
+        for key, kind, tint in (("str", "strength", STATS[0][2]), ("craft", "craft", STATS[1][2])):
+            if worth[kind]:
+                pieces += [(labels[key], tint, False), (str(worth[kind]), tint, True)]
+        chunks.append(("·", tuple(pieces)))
     return chunks
 
 

@@ -206,3 +206,21 @@ def test_whoever_acts_has_what_they_carry_named_even_in_a_crowd(monkeypatch):
     assert all(
         text.startswith(f"carries {n}:") for text in told if text.startswith("carries")
     )  # no room left
+
+
+def test_a_characters_trophies_are_on_the_table(monkeypatch):
+    """A review's player beat the Spectre and found its trophy nowhere: each character's line tells its trophies
+    by what they trade for, the Strength of Enemies and the Craft of Spirits killed."""
+    told = _seen(monkeypatch)
+    state = _mid_game(2, 0)
+    view = talisman.view(state, None)
+    view["chars"][1]["trophies"] = [
+        {"kind": "craft", "value": 3, "card": "spectre"},
+        {"kind": "strength", "value": 4, "card": "bear"},
+        {"kind": "strength", "value": 2, "card": "wild_boar"},
+    ]
+    render_table(view, ["Ana", "Bo"], "en")
+    texts = [text for _, text, _, _ in told]
+    at = texts.index("Trophies")
+    assert texts[at + 1 : at + 5] == ["Str", "6", "Craft", "3"], texts[at : at + 5]
+    assert texts.count("Trophies") == 1  # Ana has none
