@@ -560,6 +560,8 @@ class TalismanPresenter(GamePresenter):
             if limit
             else self.t("turn_of", locale, player=player, round=view["round"])
         )
+        if prompt["seat"] == view["seat"]:  # the turn's own player, named once already
+            return f"{turn} — {step}"
         return f"{turn} — {self._player(prompt['seat'], names)}: {step}"
 
     # --- pictures -------------------------------------------------------------------------------------------

@@ -211,7 +211,8 @@ def test_a_missed_turn_says_it_is_missed_and_why_in_its_log_its_status_and_its_p
     state, events = _evil_darkness_leaves_the_elf_at_the_end_of_her_missed_turn()
     assert "Ana misses this turn (Evil Darkness)." in " ".join(_said(events, state, "en"))
     view = ENGINE.view(state, 1)
-    assert GAME.status_text(view, NAMES + ["Bo"], "en").endswith("Ana: misses this turn")
+    # the turn's own player named once (a review read "Alice's turn, round 1 — Alice: starts the turn")
+    assert GAME.status_text(view, NAMES + ["Bo"], "en") == "Ana's turn, round 1 — misses this turn"
     assert _facts(state, 1) == [
         "You miss this turn (Evil Darkness): none of your Spells can be cast now, so all that is left is to end it."
     ]
