@@ -401,6 +401,11 @@ class RollForTheGalaxyPresenter(GamePresenter):
         # Shipping's payoffs once its shippers are out; a chain reaching it from Produce is told at its step.
         if types & {"trade", "consume"} and "shippers" in me["task"]:
             lines += self.ship_facts(me, types, locale)
+        explorers = [color for color, _ in (me.get("task") or {}).get("explorers", [])]
+        if types & {"scout", "stock"} and explorers:  # how many are still to send, the menu's chains aside
+            lines.append(
+                self.t("fact.explorers", locale, count=len(explorers), dice=self.dice_list(explorers, locale))
+            )
         if types & {"recruit", "reclaim"}:
             lines.append(self.manage_fact(me, locale))
         if "dictate" in types or "dictate" in powers:

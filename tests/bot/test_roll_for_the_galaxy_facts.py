@@ -217,3 +217,13 @@ def test_a_six_cost_development_with_an_end_game_bonus_says_its_vp_are_six_and_m
         assert GAME.side_fact(side_id, "en").endswith("(6+ VP)")
     plain = D.TILE_SIDES["t28"]["development"]
     assert GAME.side_fact(plain, "en").endswith(f"({D.side(plain)['cost']} VP)")
+
+
+def test_exploring_says_how_many_explorers_are_still_to_send():
+    """A review's player had three explorers while the first menu's chains suggested two: the step says how many
+    are left, and which."""
+    state = reached(2, lambda s: s["stage"] == "explore" and len(s["seats"][0]["task"]["explorers"]) >= 2)
+    explorers = [c for c, _ in ENGINE.view(state, 0)["seats"][0]["task"]["explorers"]]
+    dice = GAME.dice_list(explorers, "en")
+    assert f"{len(explorers)} explorers still to send: {dice}. Each scouts or stocks." in facts(state, "en")
+    assert f"아직 보낼 탐험가 {len(explorers)}개" in facts(state, "ko")[0]
