@@ -383,7 +383,7 @@ class Picker:
         except (IllegalAction, ServiceError) as error:
             # Another move got in first: this reply has no picker to refresh, so just say so.
             if isinstance(error, ServiceError) and error.code == "stale":
-                error = ServiceError("stale_plain")
+                error = ServiceError("stale_move")
             await interaction.followup.send(self.host.explain(error, locale, table), ephemeral=True)
             return
         await _answer(interaction, await self.confirmation([result], locale), table.id)
@@ -394,7 +394,7 @@ class Picker:
         token_text, _, index_text = value.partition(":")
         if token_text.isdigit() and index_text.isdigit():
             if int(token_text) != table.choice_token(seat):
-                raise ServiceError("stale_plain")
+                raise ServiceError("stale_move")
             if int(index_text) < len(choices(table, seat)):
                 return int(index_text)
             raise ServiceError("malformed_action")

@@ -234,7 +234,7 @@ def _follower_face(
 
 
 PRIVATE_W = 920
-PRIVATE_SMALL = 19  # 19 × 550 / 920 ≥ 11 px in the chat (at 16 a review read 추종자 as 수종자)
+PRIVATE_SMALL = 19  # 19 × 550 / 920 ≥ 11 px in the chat (at 16 a review misread a card's name)
 PLAYED_W = 100  # a face-down card: room for the longest gem name at PRIVATE_SMALL ("Esmeralda", 90 px)
 PLAYED_STEP = PLAYED_W + 10  # from one face-down card to the next
 

@@ -87,7 +87,7 @@ async def test_a_move_made_by_another_process_makes_a_suggestion_the_command_ref
         assert run == [] and stale == before  # a harmless suggestion from the version this process knows
 
         refused = await h.slash(mover, thread, "play move", {"action": stale[0]["value"]})
-        assert "out of date" in refused.message.text
+        assert "offered before the game moved on" in refused.message.text  # a typed move: no button
         moved = await h.table(game_id)
         assert moved.version == table.version + 1  # the suggestion changed nothing
         # The command's own read brought the recent games up to date.

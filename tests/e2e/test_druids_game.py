@@ -193,7 +193,7 @@ async def test_bad_input_gets_a_clear_private_answer(tmp_path):
         outsider = await h.slash(dave, thread, "play move", {"action": f"{h.token(table, dave)}:0"})
         assert "not playing" in outsider.message.text
         stale = await h.slash(alice, thread, "play move", {"action": f"{table.version - 1}:0"})
-        assert "out of date" in stale.message.text
+        assert "offered before the game moved on" in stale.message.text and "/play move" in stale.message.text
         assert (await h.table(game_id)).version == table.version
         assert h.sb.violations == []
 
