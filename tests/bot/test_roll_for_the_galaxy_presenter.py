@@ -482,3 +482,22 @@ def test_workers_put_on_an_unfinished_tile_are_told():
                         told += 1
             state = after
     assert told >= 10
+
+
+def test_placing_a_wild_die_says_wild_once():
+    """'와일드 특산품 주사위 (와일드)를 생산에 놓기', a review read: the die's name says it is wild already."""
+    game = presenter("roll_for_the_galaxy")
+    engine = game.engine
+    for seed in range(20):
+        state = engine.new_game(2, engine.validate_options({}), seed)
+        for move in range(300):
+            seat = engine.to_act(state)[0]
+            placing = [a for a in engine.legal_actions(state, seat) if a["type"] == "assign_die"]
+            if placing:
+                view = engine.view(state, seat)
+                for locale, word in (("en", "wild"), ("ko", "와일드"), ("es", "comodín")):
+                    text = game.action_text(placing[0], view, locale)
+                    assert text.lower().count(word) == 1, text
+                return
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    raise AssertionError("no wild die to place")
