@@ -315,7 +315,8 @@ def test_labels_name_things_in_the_readers_language(game):
     assert D.side(D.TILE_SIDES[tile]["development"])["name"]["ko"] in ko
     assert game.value_label("color", "red", {}, view, "ko") == "무력 주사위"
     assert game.value_label("from", "unassigned", {}, view, "es") == "comodín sin colocar"
-    assert game.value_label("where", "good:alpha_centauri", {}, view, "en") == "good on Alpha Centauri"
+    # a place said with its article, as the event lines put it after "from" (a review read "from good on …")
+    assert game.value_label("where", "good:alpha_centauri", {}, view, "en") == "the good on Alpha Centauri"
     assert game.value_label("side", "world", {"tile": "t01"}, view, "en") == "World: Designer Species, Ultd."
     assert game.value_label("side", "world", {"tile": "t01"}, view, "es") == "Mundo: Especies de diseño, S.A."
     assert game.value_label("world", "alpha_centauri", {}, view, "es") == "Alfa Centauri"
