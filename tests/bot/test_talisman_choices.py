@@ -366,8 +366,10 @@ def test_putting_an_item_down_before_drawing_says_it_takes_a_card_s_place():
     state, _ = arrive(state, plains)
     assert state["p"]["k"] == "pre_draw"
     view = ENGINE.view(state, 0)
-    fact = f"Plains ({plains + 1}): cards to draw here: 1. An item you put down first lies on the space"
+    fact = f"Plains ({plains + 1}): cards to draw here: 1. An Object or Follower you put down first lies on"
     assert fact in " ".join(GAME.lone_choice_facts({"type": "draw_cards"}, view, "en"))
+    # a Follower is put down too, and is named as one (a review read '물건 내려놓기 · 공주')
+    assert GAME.part_label("type", "abandon", {}, view, "ko") == "물품이나 동료 내려놓기"
     assert "뽑을 카드 1장" in " ".join(GAME.lone_choice_facts({"type": "draw_cards"}, view, "ko"))
     _, events = act(state, {"type": "abandon", "card": state["chars"][0]["items"][0]["u"]})
     assert not any(e["type"] == "CardDrawn" for e in events)  # and so it is: nothing is drawn
