@@ -245,9 +245,12 @@ def _chainable(
     """Whether the mover's next choice after `action` can be offered with it: the move draws on no chance,
     tells nobody anything new (no revealing event, no private event beyond an echo of the move), does not end
     the game, and leaves the mover among those to act with no one else given a chance to react."""
-    if engine.outcome(after) is not None or not _quiet(before, after, seat, action, events, engine):
-        return False
-    return seat in engine.to_act(after) and not engine.reaction_seats(after)
+    return _quiet(before, after, seat, action, events, engine) and _leads_on(engine, after, seat)
+
+
+def _leads_on(engine: Engine, after: State, seat: int) -> bool:
+    """Whether the game goes on with the mover to act and no one else given a chance to react."""
+    return engine.outcome(after) is None and seat in engine.to_act(after) and not engine.reaction_seats(after)
 
 
 def _quiet(
@@ -276,16 +279,19 @@ def _known(value: Any, known: list[Any]) -> bool:
     return any(value is k for k in known) or repr(value) in map(repr, known)
 
 
-def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> tuple[State, list[Action]]:
-    """The game after `action` (one of the legal actions of a seat that may act), and the moves that may follow
-    it in one chain."""
+def _follow_ups(engine: Engine, state: State, seat: int, action: Action) -> tuple[State, list[Action], bool]:
+    """The game after `action` (one of the legal actions of a seat that may act), the moves that may follow it
+    in one chain, and whether the move draws on no chance and shows nothing new (`_quiet`)."""
     after = engine.copy_state(state)
     events = engine.advance(after, seat, action)  # apply's checks would work out the legal actions again
-    if not _chainable(engine, state, after, seat, action, events):
-        return after, []
-    return after, [
-        then for then in engine.legal_actions(after, seat) if then["type"] not in engine.undoing_moves
-    ]
+    quiet = _quiet(state, after, seat, action, events, engine)
+    if not quiet or not _leads_on(engine, after, seat):
+        return after, [], quiet
+    return (
+        after,
+        [then for then in engine.legal_actions(after, seat) if then["type"] not in engine.undoing_moves],
+        quiet,
+    )
 
 
 class _Ends:
@@ -297,6 +303,10 @@ class _Ends:
 
     def __init__(self, engine: Engine, start: State, seat: int) -> None:
         self.engine, self.seat, self.seen = engine, seat, [engine.settled(start)]
+
+    def reached(self, end: State) -> None:
+        """A move offered alone ends here (one that draws on no chance and shows nothing)."""
+        self.seen.append(self.engine.settled(end))
 
     def new(self, after: State, then: Action) -> bool:
         end = self.engine.copy_state(after)
@@ -372,7 +382,7 @@ def picker_actions(
                 offered = full
         return [plan, *offered] if plan is not None else offered
     ahead = [_follow_ups(engine, state, seat, a) for a in actions] if len(actions) < limit else []
-    follow = [then for _, then in ahead]
+    follow = [then for _, then, _ in ahead]
     # A suggestion is a run of moves of one kind, so it needs a move that another of its kind can follow: where
     # the follow-ups are known and none is, the built-in player is not asked (a millisecond in Roll Player).
     of_a_kind = not follow or any(
@@ -389,6 +399,9 @@ def picker_actions(
             chained.add(index)
     offered: list[Action] = []
     ends = _Ends(engine, state, seat)
+    for index, (after, _, quiet) in enumerate(ahead):
+        if index not in chained and quiet:  # offered alone: a chain that ends where it does adds nothing
+            ends.reached(after)
     for index, action in enumerate(actions):
         if index in chained:
             chains = [chain(action, then) for then in follow[index] if ends.new(ahead[index][0], then)]
