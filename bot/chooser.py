@@ -399,8 +399,9 @@ def picker_actions(
             chained.add(index)
     offered: list[Action] = []
     ends = _Ends(engine, state, seat)
-    for index, (after, _, quiet) in enumerate(ahead):
-        if index not in chained and quiet:  # offered alone: a chain that ends where it does adds nothing
+    for after, then, quiet in ahead:
+        # nothing can follow such a move, so it is offered alone: a chain that ends alike adds nothing
+        if quiet and not then:
             ends.reached(after)
     for index, action in enumerate(actions):
         if index in chained:
