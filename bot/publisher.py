@@ -258,12 +258,9 @@ class Publisher:
         since = None if demo else record.shown_version if new_message else record.board_from
         content, settled = await self.board_content(table, game, pinged, reacting, since)
         png = await self.pictures.get(table.engine.name, None, table.view(None), table.names, locale)
-        if record.status == FINISHED:  # the sheets stay, to read how each player scored
-            view = board_view(table, locale, False, True, finished=True) if game.has_sheets else None
-        elif record.status == ACTIVE and not demo:
-            view = board_view(table, locale, game.has_private, game.has_sheets)
-        else:
-            view = None
+        finished = record.status == FINISHED  # a finished board keeps its sheets: how each player scored
+        shown = (finished and game.has_sheets) or (record.status == ACTIVE and not demo)
+        view = board_view(table, locale, game.has_private, game.has_sheets, finished) if shown else None
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pinged])
         old = record.board_message_id
         if not new_message:

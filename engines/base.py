@@ -251,7 +251,7 @@ class Engine(ABC):
         the mirror of one (see `mirrored_moves`). Engines with many legal actions override this with a direct
         check; it must agree with legal_actions."""
         legal = self.legal_actions(state, seat)
-        return action in legal or (self.mirrored_moves != {} and self.mirror(action) in legal)
+        return action in legal or self.mirror(action) in legal
 
     def settled(self, state: State) -> Any:
         """`state` as far as the game is concerned, for telling whether two ways of playing end alike: an engine

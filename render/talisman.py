@@ -453,7 +453,7 @@ def _character_chunks(ch: dict[str, Any], labels: dict[str, Any], locale: str, c
     }
     if any(worth.values()):
         pieces: list[Piece] = [(counts["trophies"], MUTED, False)]
-        for key, kind, tint in (("str", "strength", STATS[0][2]), ("craft", "craft", STATS[1][2])):
+        for key, kind, tint in STATS[:2]:  # Strength's and Craft's label and colour
             if worth[kind]:
                 pieces += [(labels[key], tint, False), (str(worth[kind]), tint, True)]
         chunks.append(("·", tuple(pieces)))

@@ -18,6 +18,7 @@ from bot.chooser import (
     split,
 )
 from engines import get_engine
+from tests.playouts import bot_played
 
 ACTIONS = [
     {"type": "play_card", "card": "ruby-3", "place": 0},
@@ -463,22 +464,15 @@ def test_two_tiles_discarded_scouting_are_offered_in_one_order():
     back into the bag sorted, so the order is no rule's (Engine.settled), and one of the two is offered."""
     engine = get_engine("roll_for_the_galaxy")
     checked = 0
-    for seed in range(20):
-        state = engine.new_game(2, engine.validate_options({}), seed)
-        for move in range(200):
-            if engine.outcome(state) is not None or not engine.to_act(state):
-                break
-            seat = engine.to_act(state)[0]
-            legal = engine.legal_actions(state, seat)
-            if sum(a["type"] == "discard_tile" for a in legal) >= 2:
-                pairs = [
-                    tuple(p["tile"] for p in split(a))
-                    for a in picker_actions(engine, state, seat, suggest=False)
-                    if [p["type"] for p in split(a)] == ["discard_tile", "discard_tile"]
-                ]
-                assert pairs and len({frozenset(p) for p in pairs}) == len(pairs), pairs
-                checked += 1
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    for state, seat in bot_played(engine, 2, range(20), 200):
+        if sum(a["type"] == "discard_tile" for a in engine.legal_actions(state, seat)) >= 2:
+            pairs = [
+                tuple(p["tile"] for p in split(a))
+                for a in picker_actions(engine, state, seat, suggest=False)
+                if [p["type"] for p in split(a)] == ["discard_tile", "discard_tile"]
+            ]
+            assert pairs and len({frozenset(p) for p in pairs}) == len(pairs), pairs
+            checked += 1
     assert checked >= 3
 
 

@@ -271,7 +271,7 @@ class TalismanPresenter(GamePresenter):
             return [self.t("blizzard_fact", locale, count=view["blizzard"])]
         if prompt.get("kind") == "take":  # what the card found does, to weigh taking it
             card = self.card_of_uid(prompt["card"], view)
-            entry = ADVENTURE.get(card) or PURCHASE.get(card) if card else None
+            entry = ADVENTURE.get(card) or PURCHASE.get(card)
             details = self._card_details(entry, locale) if entry else []
             if details:
                 return [

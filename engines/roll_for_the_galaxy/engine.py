@@ -1018,8 +1018,9 @@ def _build(state: State, seat: int, events: list[Event]) -> None:
                     }
                 )
             break
-        placed.append(task["queue"][0])
-        p[workers_key].append(task["queue"].pop(0))
+        worker = task["queue"].pop(0)
+        placed.append(worker)
+        p[workers_key].append(worker)
     p["cup"] += task["queue"]
     task["queue"] = []
     task["done"] = True

@@ -16,6 +16,7 @@ from bot.games.roll_for_the_galaxy import RollForTheGalaxyPresenter
 from bot.ui import MAX_BUTTONS, MAX_SELECTS, OPTIONS_PER_SELECT
 from engines.base import IllegalAction
 from engines.roll_for_the_galaxy import data as D
+from tests.playouts import bot_played
 
 LOCALES = ("en", "ko", "es")
 NAMES = ["Alice", "Bob", "Carol", "Dave", "Erin"]
@@ -429,27 +430,23 @@ def test_a_chained_move_every_choice_shares_is_named_in_each_label():
     game = presenter("roll_for_the_galaxy")
     engine = game.engine
     checked = 0
-    for seed in range(40):
-        state = engine.new_game(2, engine.validate_options({}), seed)
-        for _ in range(400):
-            if engine.outcome(state) is not None or checked >= 3:
-                break
-            seat = engine.to_act(state)[0]
-            offered = picker_actions(engine, state, seat)
-            step = narrow(offered, [])
-            if (
-                isinstance(step, Prompt)
-                and len(step.values) > 1
-                and "then.type" not in step.keys
-                and any(key.startswith("then.") for key in step.keys)
-                and all(action.get("then.type") == "recruit" for action in offered)
-            ):
-                view = engine.view(state, seat)
-                for locale, kind in (("en", "Recruit"), ("ko", "고용")):
-                    labels = game.value_labels(step.key, step.values, step.chosen, view, locale)
-                    assert all(f"→ {kind} · " in label for label in labels), labels
-                checked += 1
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, seed))
+    for state, seat in bot_played(engine, 2, range(40), 400):
+        if checked == 3:
+            break
+        offered = picker_actions(engine, state, seat)
+        step = narrow(offered, [])
+        if (
+            isinstance(step, Prompt)
+            and len(step.values) > 1
+            and "then.type" not in step.keys
+            and any(key.startswith("then.") for key in step.keys)
+            and all(action.get("then.type") == "recruit" for action in offered)
+        ):
+            view = engine.view(state, seat)
+            for locale, kind in (("en", "Recruit"), ("ko", "고용")):
+                labels = game.value_labels(step.key, step.values, step.chosen, view, locale)
+                assert all(f"→ {kind} · " in label for label in labels), labels
+            checked += 1
     assert checked == 3
 
 
@@ -489,16 +486,12 @@ def test_placing_a_wild_die_says_wild_once():
     """'와일드 특산품 주사위 (와일드)를 생산에 놓기', a review read: the die's name says it is wild already."""
     game = presenter("roll_for_the_galaxy")
     engine = game.engine
-    for seed in range(20):
-        state = engine.new_game(2, engine.validate_options({}), seed)
-        for move in range(300):
-            seat = engine.to_act(state)[0]
-            placing = [a for a in engine.legal_actions(state, seat) if a["type"] == "assign_die"]
-            if placing:
-                view = engine.view(state, seat)
-                for locale, word in (("en", "wild"), ("ko", "와일드"), ("es", "comodín")):
-                    text = game.action_text(placing[0], view, locale)
-                    assert text.lower().count(word) == 1, text
-                return
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    for state, seat in bot_played(engine, 2, range(20), 300):
+        placing = [a for a in engine.legal_actions(state, seat) if a["type"] == "assign_die"]
+        if placing:
+            view = engine.view(state, seat)
+            for locale, word in (("en", "wild"), ("ko", "와일드"), ("es", "comodín")):
+                text = game.action_text(placing[0], view, locale)
+                assert text.lower().count(word) == 1, text
+            return
     raise AssertionError("no wild die to place")

@@ -21,6 +21,7 @@ from bot.games.base import bare_key
 from engines.base import IllegalAction, visible_to
 from engines.rng import Rng
 from engines.roll_player.data import ALIGNMENTS, BACKSTORIES, CARDS, CLASSES, RACES
+from tests.playouts import bot_played
 
 GAME = "roll_player"
 NAMES = ["Alice", "Bob", "Carol", "Dave"]
@@ -505,25 +506,19 @@ def test_a_row_to_place_in_says_the_gold_placing_there_pays():
     game = presenter(GAME)
     engine = game.engine
     told = untold = 0
-    for seed in range(12):
-        state = engine.new_game(2, engine.validate_options({}), seed)
-        for move in range(300):
-            if engine.outcome(state) is not None:
-                break
-            seat = engine.to_act(state)[0]
-            view = engine.view(state, seat)
-            for action in engine.legal_actions(state, seat):
-                if action["type"] != "place_die":
-                    continue
-                label = game.part_label("row", action["row"], action, view, "en")
-                promised = re.search(r"\(\+(\d) gold\)$", label)
-                _, events = engine.apply(state, seat, action)
-                [placed] = [e for e in events if e["type"] == "DiePlaced"]
-                die_gold = 2 if placed["colour"] == "gold" else 0
-                assert placed["gold"] - die_gold == (int(promised[1]) if promised else 0), label
-                told += promised is not None
-                untold += promised is None
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    for state, seat in bot_played(engine, 2, range(12), 300):
+        view = engine.view(state, seat)
+        for action in engine.legal_actions(state, seat):
+            if action["type"] != "place_die":
+                continue
+            label = game.part_label("row", action["row"], action, view, "en")
+            promised = re.search(r"\(\+(\d) gold\)$", label)
+            _, events = engine.apply(state, seat, action)
+            [placed] = [e for e in events if e["type"] == "DiePlaced"]
+            die_gold = 2 if placed["colour"] == "gold" else 0
+            assert placed["gold"] - die_gold == (int(promised[1]) if promised else 0), label
+            told += promised is not None
+            untold += promised is None
     assert told and untold
 
 
@@ -533,23 +528,14 @@ def test_discarding_for_gold_says_how_much_the_reader_gets():
     game = presenter(GAME)
     engine = game.engine
     paid: set[int] = set()
-    for seed in range(40):
-        state = engine.new_game(2, engine.validate_options({}), seed)
-        for move in range(300):
-            if engine.outcome(state) is not None:
-                break
-            seat = engine.to_act(state)[0]
-            discard = next(
-                (a for a in engine.legal_actions(state, seat) if a["type"] == "discard_card"), None
-            )
-            if discard is not None:
-                label = game.part_label("type", "discard_card", discard, engine.view(state, seat), "en")
-                after, _ = engine.apply(state, seat, discard)
-                gained = after["seats"][seat]["gold"] - state["seats"][seat]["gold"]
-                assert label == f"Discard a card for {gained} gold"
-                paid.add(gained)
-                break
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    for state, seat in bot_played(engine, 2, range(40), 300):
+        discard = next((a for a in engine.legal_actions(state, seat) if a["type"] == "discard_card"), None)
+        if discard is not None:
+            label = game.part_label("type", "discard_card", discard, engine.view(state, seat), "en")
+            after, _ = engine.apply(state, seat, discard)
+            gained = after["seats"][seat]["gold"] - state["seats"][seat]["gold"]
+            assert label == f"Discard a card for {gained} gold"
+            paid.add(gained)
     assert paid == {2, 3}  # a Cleric among the seats
 
 
@@ -561,23 +547,19 @@ def test_moving_the_alignment_token_says_what_the_card_scores_there():
     game = presenter(GAME)
     engine = game.engine
     checked = 0
-    for seed in range(20):
-        state = engine.new_game(2, engine.validate_options({}), seed)
-        for move in range(300):
-            if engine.outcome(state) is not None or checked >= 12:
-                break
-            seat = engine.to_act(state)[0]
-            view = engine.view(state, seat)
-            for action in engine.legal_actions(state, seat):
-                if action["type"] != "move_token":
-                    continue
-                label = game.part_label("direction", action["direction"], action, view, "en")
-                after, _ = engine.apply(state, seat, action)
-                stars = score_seat(after["seats"][seat], [0], False)["parts"]["alignment"]
-                said = f"{stars:+d}" if stars else "0"
-                assert label.endswith(f"alignment {said}★ there"), label
-                checked += 1
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    for state, seat in bot_played(engine, 2, range(20), 300):
+        if checked >= 12:
+            break
+        view = engine.view(state, seat)
+        for action in engine.legal_actions(state, seat):
+            if action["type"] != "move_token":
+                continue
+            label = game.part_label("direction", action["direction"], action, view, "en")
+            after, _ = engine.apply(state, seat, action)
+            stars = score_seat(after["seats"][seat], [0], False)["parts"]["alignment"]
+            said = f"{stars:+d}" if stars else "0"
+            assert label.endswith(f"alignment {said}★ there"), label
+            checked += 1
     assert checked >= 12
 
 
@@ -588,21 +570,15 @@ def test_a_chain_acting_on_the_die_it_places_names_that_die():
 
     game = presenter(GAME)
     engine = game.engine
-    for seed in range(40):
-        state = engine.new_game(2, engine.validate_options({}), seed)
-        for move in range(300):
-            if engine.outcome(state) is not None:
-                break
-            seat = engine.to_act(state)[0]
-            me = state["seats"][seat]
-            for action in picker_actions(engine, state, seat):
-                if action["type"] != "place_die" or action.get("then.type") != "flip_die":
-                    continue
-                if action["then.die"] != f"{action['row']}{len(me['rows'][action['row']]) + 1}":
-                    continue  # another die flipped
-                held = me["held"]
-                text = game.action_text(action, engine.view(state, seat), "en")
-                assert text.endswith(f"{game.die_label(held, 'en')} (to {7 - held[1]})"), text
-                return
-            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, move))
+    for state, seat in bot_played(engine, 2, range(40), 300):
+        me = state["seats"][seat]
+        for action in picker_actions(engine, state, seat):
+            if action["type"] != "place_die" or action.get("then.type") != "flip_die":
+                continue
+            if action["then.die"] != f"{action['row']}{len(me['rows'][action['row']]) + 1}":
+                continue  # another die flipped
+            held = me["held"]
+            text = game.action_text(action, engine.view(state, seat), "en")
+            assert text.endswith(f"{game.die_label(held, 'en')} (to {7 - held[1]})"), text
+            return
     raise AssertionError("no chain flipping the die it places")
