@@ -67,13 +67,17 @@ def _same_moves(parts: list[dict[str, Any]], plan: list[dict[str, Any]], unorder
 def _ends_like(
     engine: Any, state: Any, seat: int, parts: list[dict[str, Any]], plan: list[dict[str, Any]]
 ) -> bool:
-    if len(parts) > len(plan):
-        return False
-    mine, theirs = state, state
-    for part, move in zip(parts, plan, strict=False):
+    """Whether the offered chain ends where some of the plan's first moves end: "leave the card" where the
+    built-in player takes it and puts it straight down again."""
+    mine = state
+    for part in parts:
         mine, _ = engine.apply(mine, seat, part)
+    theirs = state
+    for move in plan:
         theirs, _ = engine.apply(theirs, seat, move)
-    return mine == theirs
+        if engine.settled(theirs) == engine.settled(mine):
+            return True
+    return False
 
 
 def _key(action: dict[str, Any]) -> str:

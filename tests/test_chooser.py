@@ -476,6 +476,27 @@ def test_two_tiles_discarded_scouting_are_offered_in_one_order():
     assert checked >= 3
 
 
+def test_two_explorers_of_different_colours_are_stocked_in_one_order():
+    """'Stock red → stock green' stood beside 'stock green → stock red' (a review): both put the same two dice
+    among the citizens for the same credits, so one order is offered. (With two explorers left, the second
+    stock ends the phase and other players draw tiles unseen: chains with hidden draws in them are always
+    offered, and "Stock with every explorer left" is the one click there.)"""
+    engine = get_engine("roll_for_the_galaxy")
+    checked = 0
+    for state, seat in bot_played(engine, 2, range(10), 200):
+        colours = {a["color"] for a in engine.legal_actions(state, seat) if a["type"] == "stock"}
+        task = state["seats"][seat]["task"] or {}
+        if len(colours) >= 2 and len(task.get("explorers", [])) >= 3:
+            pairs = [
+                (a["color"], a["then.color"])
+                for a in picker_actions(engine, state, seat, suggest=False)
+                if a["type"] == "stock" and a.get("then.type") == "stock" and a["color"] != a["then.color"]
+            ]
+            assert len({frozenset(p) for p in pairs}) == len(pairs), pairs
+            checked += bool(pairs)
+    assert checked >= 3
+
+
 @pytest.mark.parametrize("name", ["roll_for_the_galaxy", "roll_player"])
 def test_no_chain_is_offered_that_ends_like_a_move_offered_alone(name):
     """'Stock → stock' stood beside 'Stock with every explorer left' with two explorers, a review saw: the same

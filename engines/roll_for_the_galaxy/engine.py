@@ -269,8 +269,10 @@ class RollForTheGalaxy(Engine):
     # --- what each viewer sees ------------------------------------------------------------------------------
 
     def settled(self, state: State) -> Any:
-        # tiles discarded while exploring go back into the bag sorted: the order they were discarded in is no rule's
-        return {**state, "discards": sorted(state["discards"])}
+        # Tiles discarded while exploring go back into the bag sorted, and a citizenry is a pool of dice: the
+        # order either was filled in is no rule's ("stock red → stock green" ends like the other way round).
+        seats = [{**p, "citizenry": sorted(p["citizenry"])} for p in state["seats"]]
+        return {**state, "discards": sorted(state["discards"]), "seats": seats}
 
     def view(self, state: State, viewer: int | None) -> View:
         return View(
