@@ -51,6 +51,12 @@ def _fields(text: str) -> set[str]:
 
 # What may open a turn's line ("Turn 5: Ana rolls 4 and moves …"), and a battle's steps up to who won.
 TURN_OPENINGS = frozenset({"TurnMissed", "Moved", "RolledToMove"})
+SCORE_BASES = (
+    ("score", "base"),
+    ("foe_score", "foe_base"),
+    ("attacker_score", "attacker_base"),
+    ("defender_score", "defender_base"),
+)
 FIGHT_STEPS = frozenset({"FoeRolled", "FateSpent", "BattleResolved", "FoeDefeated", "BattleLost", "StandOff"})
 FIGHT_ENDS = frozenset({"FoeDefeated", "BattleLost", "StandOff"})
 
@@ -413,7 +419,7 @@ class TalismanPresenter(GamePresenter):
             return "hit" if event.get("hit") else "miss"
         if kind == "CharacterDied":
             return "final" if event.get("final") else "replaced"
-        if kind == "BattleResolved":
+        if kind in ("BattleResolved", "DuelResolved"):
             return "psychic" if event.get("psychic") else "physical"
         if kind == "StatChanged":
             return "up" if event.get("by", 0) >= 0 else "down"
@@ -479,6 +485,9 @@ class TalismanPresenter(GamePresenter):
             params["spells"] = ", ".join(self.thing_name(s, locale) for s in params["spells"]) or self.t(
                 "nothing", locale
             )
+        for score, base in SCORE_BASES:  # "7 (4 + 3)": what the stat and items gave, and what the die added
+            if score in params and base in event and event[score] != event[base]:
+                params[score] = f"{event[score]} ({event[base]} + {event[score] - event[base]})"
         for field in ("dice", "death", "attacker_dice", "defender_dice"):
             if field in params:
                 params[field] = self.dice_text(params[field])

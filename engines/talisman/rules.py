@@ -1800,6 +1800,9 @@ def t_duel_resolve(state: State, t: Task, events: list[Event]) -> None:
             "defender": t["d"],
             "attacker_score": a_score,
             "defender_score": d_score,
+            "attacker_base": a_val,
+            "defender_base": d_val,
+            "psychic": psychic,
         }
     )
     cut_turn(state)
@@ -2368,6 +2371,8 @@ def t_combat_resolve(state: State, t: Task, events: list[Event]) -> None:
             "foe": foe["name"],
             "score": my_score,
             "foe_score": foe_score,
+            "base": my_score - max(t["dice"]),
+            "foe_base": foe_score - t["foe_roll"],
             "psychic": psychic,
         }
     )

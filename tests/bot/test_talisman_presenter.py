@@ -589,3 +589,30 @@ def test_the_portal_shows_the_stats_the_dice_must_beat_and_what_failing_costs(fo
     after, events = ENGINE.apply(state, seat, {"type": "open_portal", "stat": "craft"})
     rolled = next(e for e in events if e["type"] == "DiceRolled")
     assert len(rolled["dice"]) == craft_dice
+
+
+def test_a_battle_line_says_what_the_stat_and_the_die_each_gave():
+    """A review read "Fight between characters: Ann 7, Bo 9" after "Ann rolls 3, Bo rolls 5" and could not see
+    where the rest came from (items, the Monk's own bonus): each score is told as its total, then the stat with
+    items and the die, as the engine added them."""
+    from engines.talisman.model import battle_craft, battle_strength
+
+    wanted = {"BattleResolved.physical", "BattleResolved.psychic", "DuelResolved.physical"}
+    scores = {"BattleResolved": ["", "foe_"], "DuelResolved": ["attacker_", "defender_"]}
+    told: set[str] = set()
+    for state, seat in bot_played(ENGINE, 4, range(40), 3000):
+        _, events = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, 0))
+        for event in (e for e in events if e["type"] in scores):
+            if event["type"] == "DuelResolved":  # the stats as they stood when the fight was resolved
+                stat = battle_craft if event["psychic"] else battle_strength
+                for side in ("attacker", "defender"):
+                    assert event[f"{side}_base"] == stat(state, state["chars"][event[side]]), event
+            text = GAME.event_text(event, NAMES, ENGINE.view(state, None), "en")
+            for prefix in scores[event["type"]]:
+                score, base = event[f"{prefix}score"], event[f"{prefix}base"]
+                assert 1 <= score - base <= 6 or score == base, event  # one die, or no roll (the Assassin)
+                assert (f"{score} ({base} + {score - base})" if score != base else f" {score}") in text, text
+            told.add(f"{event['type']}.{'psychic' if event['psychic'] else 'physical'}")
+        if told >= wanted:
+            break
+    assert told >= wanted, told
