@@ -472,8 +472,9 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
 # --- the screen (render_private): one seat's own picture, as wide as the table was -------------------------
 
 SCREEN_W = 1100
-SMALL = 18  # the smallest letters on the screen: 18 × 550 / 1100 = 9 px in the chat
-LINE = 26
+SMALL = 22  # the smallest letters on the screen: 22 × 550 / 1100 = 11 px in the chat
+HEADING = 24
+LINE = 32
 
 
 def _tile_line(
@@ -488,11 +489,66 @@ def _tile_line(
 ) -> None:
     """A tile on one line of the screen: its cost in a circle (world, in the world's colour) or diamond
     (development), its name."""
-    cx, cy = x + 12, y + LINE // 2
-    fill = _tile_shape(draw, cx, cy, 11, entry["id"], GOLD if faction else TEXT)
+    cx, cy = x + 15, y + LINE // 2
+    fill = _tile_shape(draw, cx, cy, 14, entry["id"], GOLD if faction else TEXT)
     paste_text(image, (cx, cy + 1), str(D.side(entry["id"])["cost"]), SMALL, readable_on(fill), True, "mm")
-    name = fitted(_side_name(entry["id"], locale), SMALL, w - 30)
-    paste_text(image, (x + 28, cy), name, SMALL, TEXT, anchor="lm")
+    name = fitted(_side_name(entry["id"], locale), SMALL, w - 38)
+    paste_text(image, (x + 34, cy), name, SMALL, TEXT, anchor="lm")
+
+
+# Where the rolled dice are assigned: four boxes a row, the unassigned dice in a double box at the end, so the
+# dice are large enough to read in the chat (seven boxes in a row left their letters 8 px tall there).
+SCREEN_BOXES: list[tuple[str | None, int]] = [*((phase, 1) for phase in D.PHASES), ("dictate", 1), (None, 2)]
+BOX_COLUMNS = 4
+SCREEN_DIE = 44  # 22 px in the chat, its letter 13 px
+
+
+def _assignment(
+    image: Image.Image,
+    draw: ImageDraw.ImageDraw,
+    y: int,
+    dice: list[dict[str, Any]],
+    sel: int | None,
+    labels: dict[str, str],
+    locale: str,
+) -> int:
+    """The boxes of the phases, Dictate and the unassigned dice, with each die where it is; the y below them."""
+    unit = (SCREEN_W - 32) // BOX_COLUMNS
+    step = SCREEN_DIE + 6
+    rows: list[list[tuple[str | None, int]]] = [[]]
+    for column, span in SCREEN_BOXES:
+        if sum(s for _, s in rows[-1]) + span > BOX_COLUMNS:
+            rows.append([])
+        rows[-1].append((column, span))
+    for row in rows:
+        fits = [(span * unit - 20) // step for _, span in row]
+        counts = [sum(1 for d in dice if d["at"] == column) for column, _ in row]
+        lines = max(1, *(-(-n // fit) for n, fit in zip(counts, fits, strict=True)))
+        box_h = 44 + lines * step
+        x = 16
+        for column, span in row:
+            w = span * unit
+            chosen = sel is not None and dice[sel]["at"] == column
+            name = {None: labels["unassigned"], "dictate": labels["dictate"]}.get(column) or _phase_name(
+                column, locale
+            )
+            draw.rounded_rectangle(
+                (x, y, x + w - 8, y + box_h),
+                8,
+                fill=PANEL,
+                outline=GOLD if chosen else PANEL_LIGHT,
+                width=3 if chosen else 1,
+            )
+            paste_text(image, (x + 10, y + 8), fitted(name, SMALL, w - 28, True), SMALL, TEXT, True)
+            fit = (w - 20) // step
+            placed = [(index, d) for index, d in enumerate(dice) if d["at"] == column]
+            for k, (index, die) in enumerate(placed):
+                mark = _face_mark(die["f"], locale)
+                dx, dy = x + 8 + (k % fit) * step, y + 38 + (k // fit) * step
+                _die(image, dx, dy, die["c"], mark, size=SCREEN_DIE, ghost=index == sel)
+            x += w
+        y += box_h + 10
+    return y
 
 
 def private_shows(view: View) -> Any:
@@ -505,7 +561,7 @@ def private_shows(view: View) -> Any:
 
 def render_private(view: View, locale: str) -> bytes | None:
     """The viewer's screen: its roll and assignment, its construction stacks, tiles being scouted; as legible
-    in the chat as the table (the same width and letters)."""
+    in the chat as the table (no word under 11 px there)."""
     seat = view["viewer"]
     if seat is None:
         return None
@@ -513,53 +569,17 @@ def render_private(view: View, locale: str) -> bytes | None:
     s = view["seats"][seat]
     image, draw = canvas(SCREEN_W, 1000)
     title = labels["screen"] + " · " + _stage_name(view["stage"], locale)
-    paste_text(image, (16, 12), fitted(title, 26, SCREEN_W - 32, True), 26, TEXT, True)
-    y = 56
+    paste_text(image, (16, 12), fitted(title, 28, SCREEN_W - 32, True), 28, TEXT, True)
+    y = 58
     dice = s.get("dice")
     if dice:
-        sel = s.get("sel")
-        columns = [*D.PHASES, "dictate", None]
-        col_w = (SCREEN_W - 32) // len(columns)
-        rows = max(1, max((sum(1 for d in dice if d["at"] == c) + 3) // 4 for c in columns))
-        box_h = 40 + rows * 36
-        for i, column in enumerate(columns):
-            x = 16 + i * col_w
-            chosen = sel is not None and dice[sel]["at"] == column
-            name = {None: labels["unassigned"], "dictate": labels["dictate"]}.get(column) or _phase_name(
-                column, locale
-            )
-            draw.rounded_rectangle(
-                (x, y, x + col_w - 8, y + box_h),
-                8,
-                fill=PANEL,
-                outline=GOLD if chosen else PANEL_LIGHT,
-                width=3 if chosen else 1,
-            )
-            paste_text(image, (x + 8, y + 8), fitted(name, SMALL, col_w - 24, True), SMALL, TEXT, True)
-            placed = [(index, d) for index, d in enumerate(dice) if d["at"] == column]
-            for k, (index, die) in enumerate(placed):
-                _die(
-                    image,
-                    x + 6 + (k % 4) * 34,
-                    y + 36 + (k // 4) * 36,
-                    die["c"],
-                    _face_mark(die["f"], locale),
-                    size=30,
-                    ghost=index == sel,
-                )
+        y = _assignment(image, draw, y, dice, s.get("sel"), labels, locale)
         status = labels["ready"] if s["ready"] else labels["assigning"]
-        paste_text(
-            image,
-            (16, y + box_h + 8),
-            f"{labels['rolled'].format(n=len(dice))} · {status}",
-            SMALL,
-            MUTED,
-            True,
-        )
-        y += box_h + 40
+        paste_text(image, (16, y), f"{labels['rolled'].format(n=len(dice))} · {status}", SMALL, MUTED, True)
+        y += 32
     elif view["stage"] == "setup" and s["start_tiles"]:
-        paste_text(image, (16, y), labels["setup"], 20, TEXT, True)
-        y += 30
+        paste_text(image, (16, y), labels["setup"], HEADING, TEXT, True)
+        y += 36
         half = (SCREEN_W - 48) // 2
         for tile in s["start_tiles"]:
             for j, kind in enumerate(("development", "world")):
@@ -569,11 +589,11 @@ def render_private(view: View, locale: str) -> bytes | None:
         y += 10
     else:
         message = labels["waiting"] if view["stage"] == "assign" else labels["nothing"]
-        paste_text(image, (16, y), message, 20, MUTED)
-        y += 36
+        paste_text(image, (16, y), message, SMALL, MUTED)
+        y += 40
     # construction stacks, top first, three tiles a line
-    paste_text(image, (16, y), labels["stack"], 20, TEXT, True)
-    y += 30
+    paste_text(image, (16, y), labels["stack"], HEADING, TEXT, True)
+    y += 36
     col_w = (SCREEN_W - 32 - 140) // 3
     for key in ("dev_stack", "world_stack"):
         kind = "development" if key == "dev_stack" else "world"
@@ -598,8 +618,8 @@ def render_private(view: View, locale: str) -> bytes | None:
     ):
         if not tiles:
             continue
-        paste_text(image, (16, y + 4), label, 20, TEXT, True)
-        y += 32
+        paste_text(image, (16, y + 4), label, HEADING, TEXT, True)
+        y += 38
         half = (SCREEN_W - 48) // 2
         for tile in tiles:
             for j, kind in enumerate(("development", "world")):

@@ -253,3 +253,47 @@ def test_each_die_is_drawn_once(monkeypatch):
             seat = chooser.choice(ENGINE.to_act(state))
             state, _ = ENGINE.apply(state, seat, ENGINE.bot_action(state, seat, chooser.next_u64() % 1000))
         assert {"assign", "manage"} <= stages and len(stages & set(D.PHASES)) >= 4, stages
+
+
+def _screens():
+    """Seat 0's screen while assigning (every die in one box, and spread over the boxes) and in later stages."""
+    state = _mid_game(4, "assign")
+    crowded = ENGINE.view(state, 0)
+    seat = crowded["seats"][0]
+    seat["dice"] = [{"c": c, "f": "explore", "at": None} for c in D.COLORS for _ in range(2)]
+    spread = clone(crowded)
+    for index, die in enumerate(spread["seats"][0]["dice"]):
+        die["at"] = [*D.PHASES, "dictate", None][index % 7]
+    return [crowded, spread, ENGINE.view(_mid_game(3, "explore"), 0), ENGINE.view(_mid_game(3, "ship"), 0)]
+
+
+@pytest.mark.parametrize("locale", ["en", "ko", "es"])
+def test_the_screen_reads_in_the_chat_and_keeps_everything_on_it(monkeypatch, locale):
+    """Seven boxes in a row left a review's dice letters about 6 px tall in the chat and every word 9 px: the boxes
+    go four a row, so a die is at least 22 px there with a 13 px mark, every word at least 11 px, and every text
+    and die still lies inside the picture without overlapping another text."""
+    texts, dice = _told(monkeypatch)
+    for view in _screens():
+        texts.clear()
+        dice.clear()
+        with font_sizes() as sizes:
+            image = picture(render_private(view, locale))
+        chat = CHAT_WIDTH / max(image.width, CHAT_WIDTH)
+        assert min(sizes) * chat >= 10.9, (min(sizes), image.width)
+        shown = view["seats"][0].get("dice") or []
+        assert len(dice) == len(shown)
+        for color, mark, x, y, size in dice:
+            assert size * chat >= 21.9 and mark, (color, size, image.width)
+            assert 0 <= x and x + size < image.width and 0 <= y and y + size < image.height, (color, x, y)
+        boxes = []
+        for (x, y), text, size, bold, anchor in texts:
+            left, top, right, bottom = font(size, bold).getbbox(text, anchor=anchor)
+            box = (x + left, y + top, x + right, y + bottom)
+            assert 0 <= box[0] and box[2] <= image.width and 0 <= box[1] and box[3] <= image.height, (
+                text,
+                box,
+            )
+            boxes.append((box, text))
+        for (a, ta), (b, tb) in itertools.combinations(boxes, 2):
+            overlap = min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+            assert not overlap, (ta, a, tb, b)
