@@ -298,14 +298,18 @@ class BotProcess:
                 self.process.wait(timeout=5)
         self._log.close()
 
-    def log_errors(self) -> tuple[list[str], list[str]]:
-        """The bot's logged ERROR lines (the log level is WARNING) and the last lines of its tracebacks."""
+    def log_errors(self) -> tuple[list[str], list[str], list[str]]:
+        """The bot's logged ERROR lines (the log level is WARNING), the last lines of its tracebacks, and the
+        first traceback whole (the log goes with the bench's folder, so what it says must be printed)."""
         with contextlib.suppress(OSError):
             lines = self.log_path.read_text(errors="replace").splitlines()
             errors = [line for line in lines if " ERROR " in line]
             raised = [line for line in lines if EXCEPTION_LINE.match(line)]
-            return errors, raised
-        return [], []
+            start = next((i for i, line in enumerate(lines) if line.startswith("Traceback")), None)
+            end = next((i for i, line in enumerate(lines) if EXCEPTION_LINE.match(line)), None)
+            first = lines[start : end + 1] if start is not None and end is not None and end > start else []
+            return errors, raised, first
+        return [], [], []
 
     def log_tail(self, lines: int = 15) -> str:
         with contextlib.suppress(OSError):
@@ -905,11 +909,14 @@ async def load_our_bot(
         boards.close()
         bot.stop()
         await sb.stop()
-    errors, raised = bot.log_errors()
+    errors, raised, first = bot.log_errors()
     kinds = Counter(line.split(" ERROR ", 1)[1][:90] for line in errors)
     notes += [f"bot log: {count} x ERROR {kind}" for kind, count in kinds.most_common(3)]
     notes += [f"bot log: {count} x raised {line[:110]}" for line, count in Counter(raised).most_common(4)]
-    return results, sorted(set(notes))
+    notes = sorted(set(notes))
+    if first:
+        notes.append("bot log, the first traceback:\n" + "\n".join(f"      {line}" for line in first[-24:]))
+    return results, notes
 
 
 async def load_bare_bot(folder: Path, png: bytes, plan: Plan) -> list[PhaseResult]:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from bot import i18n
-from bot.chooser import JOIN, THEN, joint_choice, joint_values
+from bot.chooser import JOIN, THEN, chain_depth, joint_choice, joint_values
 from bot.games.base import GamePresenter, bare_key
 from engines.base import Action, Event, View
 from engines.roll_player.data import (
@@ -291,7 +291,12 @@ class RollPlayerPresenter(GamePresenter):
             direction = self.direction_name(value, locale)
             seat = view.get("viewer")
             me = view["seats"][seat] if seat is not None else None
-            if kind == "move_token" and me and me.get("alignment") in ALIGNMENTS:
+            if (
+                kind == "move_token"
+                and me
+                and me.get("alignment") in ALIGNMENTS
+                and me.get("token") is not None
+            ):
                 # what the alignment card scores where the token would stand
                 stars = ALIGNMENTS[me["alignment"]]["grid"][moved(me["token"], value)]
                 return self.t(
@@ -314,10 +319,11 @@ class RollPlayerPresenter(GamePresenter):
             view = _after_sorting(view, context["colour"])
         named = self._named_dice(context, view)
         _, value = joint_choice({k: named[k] for k in key.split(JOIN)})
+        view = _token_for_move(context, view)
         return super().label_text(key, value, {k: named[k] for k in chosen}, view, locale, with_types)
 
     def action_text(self, action: Action, view: View, locale: str) -> str:
-        return super().action_text(self._named_dice(action, view), view, locale)
+        return super().action_text(self._named_dice(action, view), _token_for_move(action, view), locale)
 
     @staticmethod
     def _named_dice(action: dict[str, Any], view: View) -> dict[str, Any]:
@@ -960,6 +966,34 @@ def _picking(view: View) -> bool:
         and not view.get("pending")
         and not view.get("window")
     )
+
+
+def _token_for_move(chain: dict[str, Any], view: View) -> View:
+    """The view with the viewer's alignment token where it stands when the chain's move of it comes: a skill's
+    or a bought trait's arrow earlier in the chain moves it first ("Use Pickpocket → move the token up" scores
+    where the token is after Pickpocket's arrow). Unknown where the chain moves it twice or buys the deck's
+    top card: then no stars are told (token None)."""
+    seat = view.get("viewer")
+    kinds = [chain.get(THEN * depth + "type") for depth in range(1 + max(map(chain_depth, chain), default=0))]
+    if seat is None or "move_token" not in kinds[1:]:
+        return view
+    token: int | None = view["seats"][seat]["token"]
+    for depth, kind in enumerate(kinds[: kinds.index("move_token", 1)]):
+        part = {bare_key(k): v for k, v in chain.items() if chain_depth(k) == depth}
+        if kind == "use_skill":
+            arrow = CARDS[part.get("copy") or part["skill"]].get("arrow")
+        elif kind == "buy_card":
+            arrow = CARDS[part["card"]].get("arrow") if CARDS[part["card"]]["type"] == "trait" else None
+        elif kind in ("move_token", "buy_revealed"):
+            token = None
+            break
+        else:
+            continue
+        if token is not None and arrow is not None and can_move(token, arrow):
+            token = moved(token, arrow)
+    seats = list(view["seats"])
+    seats[seat] = {**seats[seat], "token": token}
+    return {**view, "seats": seats}
 
 
 def _sorting(view: View) -> bool:

@@ -563,6 +563,43 @@ def test_moving_the_alignment_token_says_what_the_card_scores_there():
     assert checked >= 12
 
 
+def test_a_chained_move_of_the_token_scores_where_the_chain_has_put_it():
+    """'Use Pickpocket → move the token up' told the stars from where the token stood before Pickpocket's own
+    arrow moved it (wrong stars), and where that square was off the card the picker failed outright (found by
+    the load bench). Each chain, and the menus that lead to it, tell the stars where the token will stand."""
+    from bot.chooser import narrow, path_to, picker_actions, split
+    from engines.roll_player.scoring import score_seat
+
+    game = presenter(GAME)
+    engine = game.engine
+    moved_first = 0
+    for state, seat in bot_played(engine, 3, range(40), 300):
+        if moved_first >= 10:
+            break
+        if not any(a["type"] in ("use_skill", "place_die") for a in engine.legal_actions(state, seat)):
+            continue
+        offered = picker_actions(engine, state, seat)
+        view = engine.view(state, seat)
+        for action in offered:
+            parts = split(action)
+            if "move_token" not in [p["type"] for p in parts[1:]]:
+                continue
+            end, before_move = state, None
+            for part in parts:
+                if part["type"] == "move_token" and before_move is None:
+                    before_move = end["seats"][seat]["token"]
+                end, _ = engine.apply(end, seat, part)
+            stars = score_seat(end["seats"][seat], [0], False)["parts"]["alignment"]
+            said = f"alignment {stars:+d}★" if stars else "alignment 0★"
+            assert said in game.action_text(action, view, "en"), (parts, said)
+            path = path_to(offered, action)
+            menus = [narrow(offered, path[:k]) for k in range(len(path))]
+            labels = [game.value_labels(m.key, m.values, m.chosen, view, "en") for m in menus]
+            assert said in labels[-1][path[-1]], (labels[-1], said)
+            moved_first += state["seats"][seat]["token"] != before_move  # an arrow earlier in the chain
+    assert moved_first >= 10
+
+
 def test_a_chain_acting_on_the_die_it_places_names_that_die():
     """'Place the die in Strength → Flip Strength box 2' named no die: box 2 was empty before the placement the
     chain makes first. The die in hand is the one placed there, and the label names it with what flipping gives."""
