@@ -24,7 +24,7 @@ import functools
 import itertools
 import marshal
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engines.base import Action, Engine, Event, State, visible_to
@@ -43,6 +43,11 @@ class Prompt:
     key: str  # one parameter, or several joined by JOIN and asked at once
     values: list[Any]  # for a joint key, tuples of the parameters' values
     chosen: dict[str, Any]  # the parameters settled so far, for labels that depend on them
+    # where the narrowing stands (the actions left, what they settled, the step's parameters and their distinct
+    # values), so the next choice narrows on from here instead of from every action again
+    narrowing: tuple[list[Action], dict[str, Any], list[str], list[tuple[Any, ...]]] | None = field(
+        default=None, repr=False, compare=False
+    )
 
     @property
     def keys(self) -> list[str]:
@@ -149,25 +154,31 @@ def _pick(
     return [a for a in remaining if tuple(map(a.get, joint)) == picked]
 
 
-def narrow(actions: list[Action], path: list[int], limit: int = COMBINE_LIMIT) -> Prompt | Chosen:
-    if not actions:
+def narrow(
+    actions: list[Action], path: list[int], limit: int = COMBINE_LIMIT, start: Prompt | None = None
+) -> Prompt | Chosen:
+    """The step after the choices in `path`, from the first step or from `start`, a step this narrowing of
+    `actions` reached before (the choices in `path` are then the ones made after it)."""
+    if start is not None and start.narrowing is not None:
+        remaining, settled, joint, combos = start.narrowing
+        chosen = dict(settled)
+    elif not actions:
         raise PathError("no legal action")
-    remaining = list(actions)
-    chosen: dict[str, Any] = {}
-    steps = iter(path)
-    while True:
+    else:
+        remaining, chosen = list(actions), {}
         joint, combos = _step(remaining, chosen, limit)
-        if not joint:  # every remaining action is the same one
-            if next(steps, None) is not None:
-                raise PathError("path longer than the choice")
-            return Chosen(remaining[0])
-        index = next(steps, None)
-        if index is None:
-            values: list[Any] = combos if len(joint) > 1 else [combo[0] for combo in combos]
-            return Prompt(JOIN.join(joint), values, {**chosen, **_implied_kinds(remaining, joint)})
+    for index in path:
+        if not joint:
+            raise PathError("path longer than the choice")
         if not 0 <= index < len(combos):
             raise PathError("choice out of range")
         remaining = _pick(remaining, chosen, joint, combos[index])
+        joint, combos = _step(remaining, chosen, limit)
+    if not joint:  # every remaining action is the same one
+        return Chosen(remaining[0])
+    values: list[Any] = combos if len(joint) > 1 else [combo[0] for combo in combos]
+    shown = {**chosen, **_implied_kinds(remaining, joint)}
+    return Prompt(JOIN.join(joint), values, shown, (remaining, dict(chosen), joint, combos))
 
 
 def _implied_kinds(remaining: list[Action], joint: list[str]) -> dict[str, Any]:

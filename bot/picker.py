@@ -82,7 +82,13 @@ class _Offers:
         """The picker's step after the choices in `path` (PathError if they do not fit), narrowed once."""
         key = tuple(path)
         if key not in self.steps:
-            self.steps[key] = narrow(self.actions, path)
+            before = (
+                self.steps.get(key[:-1]) if key else None
+            )  # a click narrows on from the step it was made on
+            if isinstance(before, Prompt):
+                self.steps[key] = narrow(self.actions, path[-1:], start=before)
+            else:
+                self.steps[key] = narrow(self.actions, path)
         return self.steps[key]
 
 
