@@ -47,7 +47,8 @@ class PrivateMessages:
     ) -> list[PrivateMessage]:
         """A new "your move" DM for each seat in `told`; for every other person, their DM edited if their private
         view changed. `unsure`: a DM may have gone out before a crash, so look for it before sending again.
-        `pinged`: users the board mentioned for this wait, whose new DM goes out silently (one alert a turn).
+        `pinged`: users the board mentioned for this wait, whose new DM goes out silently (one alert a turn); a
+        user who wants no pings at all gets theirs silently too.
         Returns where the messages sent or edited are, for the caller to note with the version it shows (if a
         seat's message failed, those that went out are noted here before the failure is raised)."""
         game = presenter(table.engine.name)
@@ -55,9 +56,14 @@ class PrivateMessages:
         if not game.has_private:
             seats = [s for s in seats if s.seat in told]
         locales = await self.reader_locales([s.user_id for s in seats], table.record.locale) if seats else {}
+        # A new DM notifies unless the board pinged them for it or they turned every ping off ("none").
+        newly = [s.user_id for s in seats if s.seat in told and s.user_id not in pinged]
+        quiet = pinged | {
+            u for u, level in (await self.service.ping_preferences(newly)).items() if level == "none"
+        }
         outcomes = await asyncio.gather(
             *(
-                self._update_seat(table, s, s.seat in told, locales, unsure, s.user_id in pinged)
+                self._update_seat(table, s, s.seat in told, locales, unsure, s.user_id in quiet)
                 for s in seats
             ),
             return_exceptions=True,

@@ -315,10 +315,10 @@ class Publisher:
 
     async def _pinged(self, table: Table, newly: set[int]) -> list[int]:
         """Who the board mentions: people newly to act (unless they turned pings off), everyone at the end (a
-        game abandoned too: a new board, so that its players learn that it is over)."""
+        game abandoned too: a new board, so that its players learn that it is over) but those who muted it."""
         if table.status in ENDED:
             by = {n["params"].get("by_id") for n in table.record.notes or [] if n["key"] == "game.abandoned"}
-            players = [s.user_id for s in table.seats if s.user_id and s.user_id not in by]
+            players = [s.user_id for s in table.seats if s.user_id and s.user_id not in by and s.pings]
             followers = [
                 u for u in await self.service.spectators(table.id) if u not in players and u not in by
             ]

@@ -289,7 +289,12 @@ class PlayCog(commands.Cog):
         await self.host.set_ping_preference(interaction.user.id, level.value)
         locale = i18n.norm(str(interaction.locale))
         await interaction.response.send_message(
-            i18n.t("game.notify_set", locale, level=i18n.t(f"notify.{level.value}", locale)), ephemeral=True
+            i18n.t(
+                "game.notify_set_none" if level.value == "none" else "game.notify_set",
+                locale,
+                level=i18n.t(f"notify.{level.value}", locale),
+            ),
+            ephemeral=True,
         )
 
     @play.command(name="vacation", description=_desc("play.vacation.description"))

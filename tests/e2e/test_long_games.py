@@ -193,6 +193,10 @@ async def test_settings_pings_and_refusals(tmp_path):
         assert "Your move" in h.sb.dms(alice)[-1].text and h.sb.dms(alice)[-1].component(
             f"table:turn:{game_id}"
         )
+        # Nor does its end ping her (a review's muted player was pinged by the board of a game abandoned).
+        await h.abandon(erin, h.thread(table), game_id)  # a server manager
+        ended = h.board_message(await h.table(game_id))
+        assert (await h.table(game_id)).status == "abandoned" and alice.id not in ended.pinged_ids
         # Only one channel allowed: a lobby elsewhere is refused.
         other = h.sb.add_channel(h.guild, "chat")
         await h.slash(erin, h.games, "settings", {"channel": h.games.id})

@@ -120,3 +120,20 @@ async def test_a_new_your_move_dm_replaces_the_one_before(tmp_path):
             told = [m for m in h.sb.dms(user) if f"#{game_id}" in m.content]
             assert len(told) == 1, [m.content for m in told]
             assert str(told[0].id) == str(table.seat_row(table.seat_of(int(user.id))).dm_message_id)
+
+
+async def test_a_player_who_wants_no_pings_gets_each_turn_s_dm_without_a_notification(tmp_path):
+    """`/play notify level:none` stopped the board's pings, yet each new "your move" DM notified instead (a
+    review): with no pings wanted, those DMs arrive silently; another player's are unchanged."""
+    async with harness(tmp_path) as h:
+        alice, bob = h.users["alice"], h.users["bob"]
+        answer = await h.slash(alice, h.games, "play notify", {"level": "none"})
+        assert "without a notification" in answer.message.text
+        game_id = await h.start_game("roll_player")
+        await play_moves(h, game_id, 30)
+        await h.idle()
+        boards = [m for m in h.sb.messages(h.thread(await h.table(game_id))) if f"#{game_id}·v" in m.content]
+        assert not any(alice.id in m.pinged_ids for m in boards)
+        assert any(bob.id in m.pinged_ids for m in boards)  # his turns are told by a ping, his DMs silent
+        told = [m for m in h.sb.dms_sent(alice) if m.component(f"table:turn:{game_id}")]
+        assert len(told) >= 3 and all(m.silent for m in told)
