@@ -165,7 +165,7 @@ def run(moves: int = 150) -> list[Playthrough]:
         print(
             f"Roll for the Galaxy, {len(rounds)} whole rounds: most pings one player got in a round "
             f"{max(most_pings)} (median {statistics.median(most_pings):g}; goal ≤ 2), most DMs {max(most_dms)} "
-            f"(median {statistics.median(most_dms):g}; goal ≤ 3), new thread messages per round at most "
+            f"(median {statistics.median(most_dms):g}; goal ≤ 4), new thread messages per round at most "
             f"{max(posts)} (median {statistics.median(posts):g}; goal ≤ 3)"
         )
     return results

@@ -37,6 +37,7 @@ from bot.service import (
     PrivateMessage,
     ServiceError,
     Table,
+    stretch_of,
 )
 from bot.ui import board_view, png_file
 from engines.base import Event, visible_to
@@ -243,10 +244,11 @@ class Publisher:
         channel = self.client.get_partial_messageable(record.thread_id or record.channel_id)
         reacting = set(table.engine.reaction_seats(table.state)) if table.state is not None else set()
         newly = self._newly_told(table) - reacting  # a chance to react is offered by DM, never announced
-        # A seat joining a stretch others were already told about (a later phase of the same round) is told by
-        # its DM and the edited board; only a new stretch of play earns a new board message with pings.
-        announced = set(table.told.values())
-        newly = {seat for seat in newly if table.acting[seat] not in announced}
+        # A seat joining a stretch others were already told about (a later phase of the same round), or needed
+        # again within it, is told by its DM and the edited board; only a new stretch of play earns a new board
+        # message with pings.
+        announced = {stretch_of(mark) for mark in table.told.values()}
+        newly = {seat for seat in newly if stretch_of(table.acting[seat]) not in announced}
         pinged = await self._pinged(table, newly)
         demo = record.demo_move_at is not None
         new_message = record.board_message_id is None or record.status in ENDED or (bool(newly) and not demo)

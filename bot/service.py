@@ -310,14 +310,29 @@ def only_passing(engine: Engine, state: State, seat: int) -> bool:
 def acting_after(engine: Engine, state: State, before: dict[int, str], version: int) -> dict[int, str]:
     """Who must act after a change, each with a mark of its wait; a seat is told (pinged, sent a "your move")
     once per mark. A seat that was acting keeps its mark; a new wait is marked by `version`, or, in games that
-    group waits into stretches (a round's phases), by the stretch. Seats that could only let a reaction pass are
+    group waits into stretches (a round's phases), by the stretch, and by the version as well for a seat needed
+    again in a stretch it had finished its part of. Seats that could only let a reaction pass are
     never told (the clock passes for them). While a reaction window is open, the player whose turn it is keeps
     its mark, so the window's end does not ping them as if a new turn had begun."""
     reacting = set(engine.reaction_seats(state))
     waiting = [s for s in engine.to_act(state) if s not in reacting or not only_passing(engine, state, s)]
     stretch = engine.notice_stretch(state)
     kept = dict(before) if reacting else {}
-    return {**kept, **{s: stretch or before.get(s, f"v{version}") for s in waiting}}
+    if stretch is None:
+        return {**kept, **{s: before.get(s, f"v{version}") for s in waiting}}
+    # A seat that had finished its part of a stretch others were still playing (it was told to wait for them) is
+    # told again when the game needs it once more: a wait of its own within the stretch.
+    running = any(stretch_of(mark) == stretch for mark in before.values())
+    fresh = {s: f"{stretch}{AGAIN}{version}" if running and s not in before else stretch for s in waiting}
+    return {**kept, **{s: before[s] if stretch_of(before.get(s)) == stretch else fresh[s] for s in waiting}}
+
+
+AGAIN = "/v"  # in a mark, what follows the stretch when a seat is needed again within it
+
+
+def stretch_of(mark: str | None) -> str | None:
+    """The stretch of play a wait's mark belongs to (the mark itself where it has none)."""
+    return mark.split(AGAIN)[0] if mark is not None else None
 
 
 @dataclass
