@@ -320,7 +320,11 @@ class GameHost:
         await channel.send(
             text, view=undo_view(table, locale), allowed_mentions=discord.AllowedMentions(users=pinged)
         )
-        await interaction.followup.send(text, ephemeral=True, allowed_mentions=discord.AllowedMentions.none())
+        mine = i18n.norm(str(interaction.locale))  # the asker's own answer, in their language
+        asked = i18n.t("game.undo_asked", mine, name=name, names=", ".join(s.display_name for s in others))
+        await interaction.followup.send(
+            asked, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
+        )
 
     async def answer_undo(
         self, interaction: discord.Interaction, game_id: int, version: int, approve: bool

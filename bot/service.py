@@ -941,13 +941,16 @@ class GameService:
                 effective.append(move)
         return effective
 
-    async def state_before(self, table: Table, effective: list[Move]) -> State:
-        """The stored state before the last move in effect: the one after the move before it, or as dealt.
+    async def state_before(self, table: Table, moves: list[Move]) -> State:
+        """The state the last move in effect was played on: the stored state after the entry of the log just
+        before it (a move, or an undo, whose state may have been given a fresh source of chance), or as dealt.
         Games from before snapshots were kept are rebuilt from the seed instead."""
-        earlier = effective[-2].state_after if len(effective) > 1 else table.record.first_state
+        last = self._effective(moves)[-1]
+        index = next(i for i, move in enumerate(moves) if move.version == last.version)
+        earlier = moves[index - 1].state_after if index else table.record.first_state
         if earlier is not None:
             return table.engine.load(earlier)
-        before, _ = await self.replay(table, upto=effective[-1].version - 1)
+        before, _ = await self.replay(table, upto=last.version - 1)
         return before
 
     async def state_history(self, table: Table) -> list[str]:
@@ -980,14 +983,20 @@ class GameService:
         """Rebuild the state from the seed and the move log (undos remove the move they undid); returns the
         state and the moves still in effect. Only a check (export) and games without snapshots rely on it."""
         moves = [m for m in await self.moves(table.id) if upto is None or m.version <= upto]
-        effective = self._effective(moves)
         engine = table.engine
-        state = engine.new_game(
-            len(table.seats), engine.validate_options(table.record.options), table.record.seed
-        )
-        for move in effective:
-            state, _ = engine.apply(state, move.seat, move.action)
-        return state, effective
+        states = [
+            engine.new_game(
+                len(table.seats), engine.validate_options(table.record.options), table.record.seed
+            )
+        ]
+        for move in moves:
+            if move.action.get("type") == UNDO:
+                states.pop()
+                if "reseed" in move.action:
+                    states[-1] = engine.reseeded(states[-1], move.action["reseed"])
+            else:
+                states.append(engine.apply(states[-1], move.seat, move.action)[0])
+        return states[-1], self._effective(moves)
 
     async def request_undo(self, game_id: int, user_id: int) -> tuple[Table, str]:
         """Take back the asker's last move: at once if it revealed nothing and nobody acted since; otherwise it
@@ -1000,13 +1009,14 @@ class GameService:
             if seat is None:
                 raise ServiceError("not_a_player")
             previous = table.state
-            effective = self._effective(await self.moves(game_id))
+            moves = await self.moves(game_id)
+            effective = self._effective(moves)
             if not effective:
                 raise ServiceError("nothing_to_undo")
             last = effective[-1]
             if last.seat != seat:
                 raise ServiceError("undo_only_own_last_move")
-            before = await self.state_before(table, effective)
+            before = await self.state_before(table, moves)
             free = not table.engine.reveals(before, previous, seat, last.events)
             others = [s.seat for s in table.seats if s.seat != seat and not s.is_bot]
             if free or not others:
@@ -1038,13 +1048,14 @@ class GameService:
             approvals = sorted({*request["approvals"], seat})
             others = {s.seat for s in table.seats if s.seat != request["seat"] and not s.is_bot}
             if others <= set(approvals):
-                effective = self._effective(await self.moves(game_id))
-                last = effective[-1]
+                moves = await self.moves(game_id)
+                last = self._effective(moves)[-1]
                 if last.version != request["version"]:  # the game moved on: the request no longer applies
                     await self._set_undo_request(table, None)
                     raise ServiceError("stale")
-                before = await self.state_before(table, effective)
-                await self._undo(table, request["seat"], table.user_at(request["seat"]) or 0, last, before)
+                before = await self.state_before(table, moves)
+                seat = request["seat"]
+                await self._undo(table, seat, table.user_at(seat) or 0, last, before, tell_mover=True)
                 return await self.get(game_id), "undone"
             await self._set_undo_request(table, {**request, "approvals": approvals})
             return await self.get(game_id), "waiting"
@@ -1053,16 +1064,30 @@ class GameService:
         async with self.sessions() as session, session.begin():
             await session.execute(update(Game).where(Game.id == table.id).values(undo_request=request))
 
-    async def _undo(self, table: Table, seat: int, user_id: int, last: Move, before: State) -> None:
+    async def _undo(
+        self, table: Table, seat: int, user_id: int, last: Move, before: State, tell_mover: bool = False
+    ) -> None:
+        """Go back to the state `before` the last move. A move that drew on chance or showed anything hidden is
+        taken back with a fresh source of chance, kept in the log: rolled again, a die need not show what the
+        undone move showed (a review saw the same 6 come up again). `tell_mover`: the others approved it, so
+        the mover, who may have stopped looking, is told it is their move again as at a new turn."""
         event = {"type": "MoveUndone", "seat": seat, "version": last.version}
+        undo: dict[str, Any] = {"type": UNDO, "version": last.version}
+        if table.engine.reveals(before, table.state, seat, last.events):
+            undo["reseed"] = self.new_seed()
+            before = table.engine.reseeded(before, undo["reseed"])
+        extra: dict[str, Any] = {"undo_request": None}
+        if tell_mover:
+            waits = {s: mark for s, mark in table.acting.items() if s != seat}
+            extra["acting"] = _stored(acting_after(table.engine, before, waits, table.version + 1))
         await self._commit_move(
             table,
             seat,
             user_id,
-            {"type": UNDO, "version": last.version},
+            undo,
             [event],
             before,
-            extra={"undo_request": None},
+            extra=extra,
             note=("game.undone", {"name": table.names[seat]}),
         )
 

@@ -24,6 +24,8 @@ from typing import Any, ClassVar, NamedTuple, NewType
 
 import orjson
 
+from engines.rng import Rng
+
 State = dict[str, Any]
 Action = dict[str, Any]
 Event = dict[str, Any]
@@ -134,6 +136,12 @@ class Engine(ABC):
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """A copy of `state` in which what `seat` cannot see is re-dealt at random (hands, deck orders, hidden
         cards), consistent with everything `seat` can see. The conformance suite checks the view is unchanged."""
+
+    def reseeded(self, state: State, seed: int) -> State:
+        """`state` with a fresh source of chance (every engine keeps its generator's state at "rng"), for a move
+        taken back after it drew on chance: the rolls and draws to come are not the ones it showed. An engine
+        with decks dealt in advance shuffles with it what nobody has seen of them."""
+        return {**state, "rng": Rng.from_seed(seed).state}
 
     @abstractmethod
     def secrets(self, state: State) -> list[Secret]:

@@ -74,6 +74,20 @@ def check_state(engine: Engine, state, seat: int, seed: int) -> None:
             f"seat {viewer}'s view leaks hidden data"
         )
         assert engine.to_act(other) == engine.to_act(state)
+    # A move taken back after it drew on chance leaves a fresh source of chance and decks shuffled where nobody
+    # has seen them: no view changes, and what the game holds (every card, gem and die) is the same.
+    fresh = engine.reseeded(state, seed + 99)
+    assert fresh["rng"] != state["rng"]
+    for viewer in [None, *range(players)]:
+        assert engine.view(fresh, viewer) == engine.view(state, viewer), f"seat {viewer} sees the reshuffle"
+    secrets = [secret for secret in engine.secrets(state) if secret.path != ("rng",)]
+    for secret in secrets:  # what a seat holds stays theirs
+        if secret.owner is not None:
+            assert _at(fresh, secret.path) == _at(state, secret.path), secret.path
+    unseen = [secret.path for secret in secrets if secret.owner is None]
+    assert sorted(repr(_at(fresh, path)) for path in unseen) == sorted(
+        repr(_at(state, path)) for path in unseen
+    )
     # Nobody but the seats to act may act, and nonsense is refused with a code.
     acting = set(engine.to_act(state))
     for other_seat in range(players):

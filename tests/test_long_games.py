@@ -182,7 +182,11 @@ async def test_undo_restores_the_stored_state_even_after_the_games_data_changed(
     if outcome == "asked":
         for other in (s for s in range(3) if s != seat):
             undone, outcome = await service.answer_undo(table.id, 100 + other, True)
-    assert outcome == "undone" and undone.state == before
+    assert outcome == "undone"
+    assert undone.state in (
+        before,
+        engine.reseeded(before, 42),
+    )  # taken back with fresh chances if it drew on any
 
 
 async def test_undo_after_a_draw_needs_everyone_elses_approval(service):
@@ -203,7 +207,26 @@ async def test_undo_after_a_draw_needs_everyone_elses_approval(service):
     _, outcome = await service.answer_undo(table.id, 101, True)
     assert outcome == "waiting"
     after, outcome = await service.answer_undo(table.id, 102, True)
-    assert outcome == "undone" and after.state == before
+    # The game is back where it was, but for what nobody has seen: the gem Alice drew and took back is not the
+    # one she draws next (a review saw an undone roll come up again), and the log replays to the same state.
+    assert outcome == "undone" and after.state == table.engine.reseeded(before, 42)
+    assert after.state["rng"] != before["rng"] and after.state["gem_deck"] != before["gem_deck"]
+    assert table.engine.view(after.state, 0) == table.engine.view(before, 0)
+    assert (await service.replay(after))[0] == after.state
+    # Taking back a later move goes back to the fresh state, not to the one with the old chances.
+    engine = table.engine
+    quiet = next(
+        a
+        for a in engine.legal_actions(after.state, 0)
+        if not engine.reveals(
+            after.state, engine.apply(after.state, 0, a)[0], 0, engine.apply(after.state, 0, a)[1]
+        )
+    )
+    await service.act(table.id, 100, quiet)
+    undone, outcome = await service.request_undo(table.id, 100)
+    assert outcome == "undone" and undone.state == after.state
+    redrawn = await service.act(table.id, 100, {"type": "draw_gem"})
+    assert redrawn.events != drew.events
 
 
 async def test_a_refused_undo_changes_nothing(service):

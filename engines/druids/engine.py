@@ -485,6 +485,17 @@ class Druids(Engine):
         out += [Secret(None, ("place_deck", i), GEM_KINDS) for i in range(len(state["place_deck"]))]
         return out
 
+    def reseeded(self, state: State, seed: int) -> State:
+        """A fresh source of chance, and the two decks (whose order nobody has seen) shuffled with it: a gem drawn
+        and taken back is not the next one drawn again."""
+        rng = Rng.from_seed(seed)
+        return {
+            **state,
+            "gem_deck": rng.shuffled(state["gem_deck"]),
+            "place_deck": rng.shuffled(state["place_deck"]),
+            "rng": rng.next_u64(),
+        }
+
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """Re-deal the faces `seat` cannot see: others' gems (hands, face-down plays), the decks, the discard pile,
         and which of their own followers each other player holds, keeps at home or has played. A gem another

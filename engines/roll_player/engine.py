@@ -1212,6 +1212,10 @@ class RollPlayer(Engine):
             Secret(None, ("deck", i), LEVEL_CARDS[CARDS[deck[i]]["level"]]) for i in range(first, len(deck))
         ]
 
+    def reseeded(self, state: State, seed: int) -> State:
+        # nothing hidden is anyone's own: the market deck's order and the dice to come, shuffled afresh
+        return self.shuffle_hidden(state, 0, seed)
+
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """Only the market deck's order (and the dice yet to be rolled) is hidden; re-deal it within each level."""
         other = clone(state)

@@ -390,6 +390,20 @@ class Talisman(Engine):
                     out.append(Secret(seat, ("setup", "bonus", seat), ("strength", "craft")))
         return out
 
+    def reseeded(self, state: State, seed: int) -> State:
+        """A fresh source of chance, and the Spell deck and the Adventure deck shuffled with it, but for the cards
+        on top that someone has divined: a card drawn and taken back is not the next one drawn again."""
+        rng = Rng.from_seed(seed)
+        known = max((len(cards) for cards in state["peek"].values()), default=0)
+        deck = state["adv"]
+        rest, top = deck[: len(deck) - known], deck[len(deck) - known :]
+        return {
+            **state,
+            "adv": rng.shuffled(rest) + top,
+            "spl": rng.shuffled(state["spl"]),
+            "rng": rng.next_u64(),
+        }
+
     def shuffle_hidden(self, state: State, seat: int, seed: int) -> State:
         """Re-deal others' Spells with the Spell deck, the Adventure deck below what `seat` has divined, the
         other players' character offers, and the future dice."""

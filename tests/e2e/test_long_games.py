@@ -147,9 +147,16 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         version = (await h.table(game_id)).version
         waiting = await h.click(bob, request, f"undo:yes:{game_id}:{version}")
         assert waiting.message.audience.user_id == bob.id
+        pings = sum(alice.id in m.pinged_ids for m in h.sb.messages(thread))
         done = await h.click(dave, request, f"undo:yes:{game_id}:{version}")
-        assert (await h.table(game_id)).state == table.state
         assert not done.message.interactive()
+        # Back to the refill, with the unseen gems shuffled (what she drew is not what comes next), and Alice, who
+        # asked and may have stopped looking, is told it is her move again.
+        back = await h.table(game_id)
+        assert back.state["rng"] != table.state["rng"]
+        assert all(back.view(seat) == table.view(seat) for seat in (None, 0, 1, 2))
+        assert sum(alice.id in m.pinged_ids for m in h.sb.messages(thread)) == pings + 1
+        assert alice.id in h.board_message(back).pinged_ids
 
         # Bob leaves: the built-in player holds his seat (and his cards); Erin takes it over.
         await h.slash(bob, thread, "play leave")
