@@ -370,13 +370,17 @@ class GameHost:
         lines: list[str] = []
         for move in await self.service.moves(table.id, limit=limit):
             seen = [e for e in move.events if visible_to(e, viewer)]
-            texts = [game.event_text(e, table.names, view_data, locale) for e in game.condensed(seen)]
+            holders = table.holders_at(
+                move.version
+            )  # the seat's then holder, should it have changed hands since
+            names = [name for name, _ in holders]
+            texts = [game.event_text(e, names, view_data, locale) for e in game.condensed(seen)]
             if move.action.get("type") == "undo":
-                texts = [i18n.t("game.undone", locale, name=table.names[move.seat])]
+                texts = [i18n.t("game.undone", locale, name=names[move.seat])]
             texts = [t for t in texts if t]
             if texts:
                 # A built-in player's move in a person's seat (a missed deadline); in its own seat it says nothing.
-                for_them = move.user_id == 0 and table.user_at(move.seat) is not None
+                for_them = move.user_id == 0 and holders[move.seat][1]
                 by_host = f" {i18n.t('log.host_moved', locale)}" if for_them else ""
                 told = i18n.clip(" ".join(texts), LOG_LINE_MAX - len(by_host))
                 lines.append(f"`{move.version}` {told}{by_host}")

@@ -367,17 +367,21 @@ class Publisher:
         )
         # In the order it happened: each note after the moves up to its version (a deadline's note after the
         # move it tells), the public happenings between two notes condensed as the game tells them.
+        # A seat changing hands is a note, so the happenings between two notes are all told under the names of
+        # the seats' holders then (a review's board credited a leaver's moves to the newcomer).
         happened: list[str] = []
         noted: set[int] = set()  # the lines that are notes: no cut drops them
         public: list[Event] = []  # the happenings since the last note
+        names = table.names
         for version, events in told:
             while notes and notes[0][0] < version:
-                happened += self._happenings(game, table, public_view, public)
+                happened += self._happenings(game, table, public_view, public, names)
                 public = []
                 noted.add(len(happened))
                 happened.append(f"• {notes.pop(0)[1]}")
             public += [event for event in events if visible_to(event, None)]
-        happened += self._happenings(game, table, public_view, public)
+            names = table.names_at(version)
+        happened += self._happenings(game, table, public_view, public, names)
         noted.update(range(len(happened), len(happened) + len(notes)))
         happened += [f"• {text}" for _, text in notes]
         # an abandoned game waits for nobody: its note says what became of it
@@ -403,8 +407,10 @@ class Publisher:
         return clip("\n".join([header, *kept, *ending, mark])), clip("\n".join([header, *kept, mark]))
 
     @staticmethod
-    def _happenings(game: Any, table: Table, public_view: Any, events: list[Event]) -> list[str]:
-        names, locale = table.names, table.record.locale
+    def _happenings(
+        game: Any, table: Table, public_view: Any, events: list[Event], names: list[str]
+    ) -> list[str]:
+        locale = table.record.locale
         return [
             f"• {text}"
             for event in game.condensed(events)

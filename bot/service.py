@@ -219,6 +219,20 @@ class Table:
     def names(self) -> list[str]:
         return [seat.display_name for seat in self.record.seats]
 
+    def holders_at(self, version: int) -> list[tuple[str, bool]]:
+        """Who held each seat when move `version` was made (their name, and whether a person): a seat's past moves
+        stay its then holder's."""
+        return [
+            next(
+                ((name, person) for last, name, person in seat.holders or [] if version <= last),
+                (seat.display_name, seat.user_id is not None),
+            )
+            for seat in self.record.seats
+        ]
+
+    def names_at(self, version: int) -> list[str]:
+        return [name for name, _ in self.holders_at(version)]
+
     def seat_of(self, user_id: int) -> int | None:
         return next((s.seat for s in self.record.seats if s.user_id == user_id), None)
 
@@ -869,6 +883,7 @@ class GameService:
                 record = await self._running(session, game_id)
                 target = next(s for s in record.seats if s.seat == seat)
                 note = ("game.voted_out" if voted_out else "game.left", {"name": target.display_name})
+                _hand_over(target, record.version)
                 target.user_id = None
                 target.display_name = name
                 target.bot_level = (await self.settings_for(record.guild_id)).deadline_level
@@ -908,14 +923,17 @@ class GameService:
                     raise ServiceError("demo_no_seats")
                 if any(s.user_id == user_id for s in record.seats):
                     raise ServiceError("already_joined")
-                free = [s for s in record.seats if s.is_bot and (seat is None or s.seat == seat)]
+                bots = [s for s in record.seats if s.is_bot and (seat is None or s.seat == seat)]
+                # a seat a person left; the built-in players the host seated are theirs to keep
+                free = [s for s in bots if any(person for _, _, person in s.holders or [])]
                 if not free:
-                    raise ServiceError("no_free_seat")
+                    raise ServiceError("hosts_bot_seat" if bots else "no_free_seat")
                 taken = free[0]
                 note = (
                     "game.substituted",
                     {"mention": name, "seat": taken.seat + 1, "old": taken.display_name},
                 )
+                _hand_over(taken, record.version)
                 taken.user_id = user_id
                 taken.display_name = name
                 taken.dms_closed = False
@@ -1557,6 +1575,11 @@ def auto_pass_seconds(seed: int, version: int, seat: int) -> int:
 
 def _stored(marks: dict[int, str]) -> dict[str, str]:
     return {str(seat): mark for seat, mark in sorted(marks.items())}  # JSON keys are strings
+
+
+def _hand_over(seat: Seat, version: int) -> None:
+    """Note who held `seat` up to `version` (the moves so far are theirs) before it changes hands."""
+    seat.holders = [*(seat.holders or []), [version, seat.display_name, seat.user_id is not None]]
 
 
 def _forget_private_message(seat: Seat) -> None:

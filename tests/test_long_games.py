@@ -287,3 +287,19 @@ async def test_reaction_windows_pass_quietly_or_wait_for_a_choice(service, clock
         assert result.action == table.engine.pass_action(table.state, seat)
         table = result.table
     assert seen == {True, False}
+
+
+async def test_only_a_seat_a_person_left_can_be_taken_over(service):
+    """A review's newcomer took the hard built-in player the host had seated on purpose: `/play sub` takes only a
+    seat a person left or was voted out of, and says so for the host's own built-in players."""
+    table = await druids(service, humans=2, bots=1)
+    with pytest.raises(ServiceError) as refused:
+        await service.substitute(table.id, 300, "Newcomer", None)
+    assert refused.value.code == "hosts_bot_seat"
+    await service.hand_to_bot(table.id, 1, "Bot 2")
+    taken = await service.substitute(table.id, 300, "Newcomer", None)
+    assert taken.user_at(1) == 300 and taken.user_at(2) is None
+    # and the seat's moves before are told under the names of those who made them
+    holders = next(s for s in taken.seats if s.seat == 1).holders
+    assert [(name, person) for _, name, person in holders] == [("P1", True), ("Bot 2", False)]
+    assert taken.names_at(holders[0][0])[1] == "P1" and taken.names_at(taken.version)[1] == "Newcomer"

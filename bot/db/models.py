@@ -91,6 +91,8 @@ class Seat(Base):
     pings: Mapped[bool] = mapped_column(Boolean, default=True)
     reminders_sent: Mapped[int] = mapped_column(Integer, default=0)
     kick_votes: Mapped[list[Any]] = mapped_column(JSON, default=list)  # seats voting this seat out
+    # Who held the seat before, oldest first: [the last version of theirs, their name, whether a person held it].
+    holders: Mapped[list[Any] | None] = mapped_column(JSON, default=list)
     final_score: Mapped[float | None] = mapped_column(Float)
     won: Mapped[bool | None] = mapped_column(Boolean)
     # The seat's private message: edited when the private view changes, replaced when it is their move again.

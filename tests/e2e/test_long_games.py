@@ -159,6 +159,8 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         assert alice.id in h.board_message(back).pinged_ids
 
         # Bob leaves: the built-in player holds his seat (and his cards); Erin takes it over.
+        while not any(m.seat == 1 for m in await h.service.moves(game_id)):  # once he has moved
+            await move_by_command(h, game_id)
         await h.slash(bob, thread, "play leave")
         assert (await h.table(game_id)).user_at(1) is None
         await h.slash(erin, thread, "play sub")
@@ -167,6 +169,26 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
             erin.id
         )  # the bot may have played the seat meanwhile; Erin holds it now
         assert any(m.attachments for m in h.sb.dms(erin))  # Bob's hidden cards went to Erin, privately
+        # Bob's moves stay Bob's in the log and on the board; Erin's name goes only on what she does from now.
+        log = await h.bot.host.move_log(table, "en", None, limit=100)
+        bob_held = next(s for s in table.seats if s.seat == 1).holders[0]
+        assert bob_held[1:] == ["Bob", True]
+        left = bob_held[0]  # the last version his
+        bobs = [m.version for m in await h.service.moves(game_id) if m.seat == 1 and m.version <= left]
+        assert bobs
+        for line in log.splitlines():
+            if line.startswith("`") and int(line[1 : line.index("`", 1)]) in bobs:
+                assert "Erin" not in line, line
+            if (
+                line.startswith("`") and "Bot 2" in line
+            ):  # the built-in player's own seat then: not "for them"
+                assert "moved for them" not in line, line
+        assert "Bob" in log
+        board = h.board_message(table).text.splitlines()
+        over = next(i for i, line in enumerate(board) if "takes over" in line)
+        assert any("Bot 2" in line for line in board[:over]) and not any(
+            "Erin" in line for line in board[:over]
+        )
 
         # Dave vanishes: Alice and Erin vote him out.
         first = await h.slash(alice, thread, "play kick", {"player": dave.id})
