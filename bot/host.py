@@ -28,7 +28,7 @@ from bot.picker import Picker
 from bot.private import PrivateMessages
 from bot.publisher import MAX_CONTENT, Publisher, clip
 from bot.service import ACTIVE, FINISHED, LOBBY, GameService, ServiceError, Table
-from bot.ui import png_file, undo_view
+from bot.ui import leave_view, png_file, undo_view
 from engines.base import IllegalAction, visible_to
 
 log = logging.getLogger(__name__)
@@ -130,6 +130,9 @@ class GameHost:
     async def table_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
         if action == "abandon":
             await self.lobby.abandon(interaction, game_id, confirmed=True)
+            return
+        if action == "leave":  # the confirmation of /play leave in a running game
+            await self.leave_game(interaction, await self.service.get(game_id), confirmed=True)
             return
         if action == "turn":
             kept = self.service.kept_game_to_choose(game_id, interaction.user.id)
@@ -241,19 +244,29 @@ class GameHost:
 
     # --- seats changing hands -------------------------------------------------------------------------------------
 
-    async def leave_game(self, interaction: discord.Interaction, table: Table) -> None:
+    async def leave_game(
+        self, interaction: discord.Interaction, table: Table, confirmed: bool = False
+    ) -> None:
+        """Hand one's seat in a running game to the built-in player, once confirmed: it cannot be taken back."""
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise ServiceError("not_a_player")
+        if table.status != ACTIVE:
+            raise ServiceError("game_not_running")
+        mine = i18n.norm(str(interaction.locale))
+        if not confirmed:
+            ask = i18n.t("game.leave_confirm", mine, game=table.title(mine), id=table.id)
+            await interaction.response.send_message(ask, view=leave_view(table.id, mine), ephemeral=True)
+            return
         locale = table.record.locale
         name = table.names[seat]
+        former = table.seat_row(seat)
         table = await self.service.hand_to_bot(table.id, seat, i18n.t("bot.name", locale, number=seat + 1))
-        try:
-            await interaction.response.send_message(
-                i18n.t("game.left", i18n.norm(str(interaction.locale)), name=name), ephemeral=True
-            )
+        try:  # the confirmation says it is done and loses its button
+            await interaction.response.edit_message(content=i18n.t("game.left", mine, name=name), view=None)
         finally:  # what is committed is shown even if this answer fails
             await self.after_commit(table.id)
+            await self.private.seat_lost(table, former, voted_out=False)
 
     async def vote_out(self, interaction: discord.Interaction, table: Table, target_user: int) -> None:
         seat = table.seat_of(target_user)
@@ -272,6 +285,7 @@ class GameHost:
             return
         public = table.record.locale
         name_for_bot = i18n.t("bot.name", public, number=seat + 1)
+        former = table.seat_row(seat)
         table = await self.service.hand_to_bot(table.id, seat, name_for_bot, voted_out=True)
         try:
             await interaction.response.send_message(
@@ -279,6 +293,7 @@ class GameHost:
             )
         finally:  # what is committed is shown even if this answer fails
             await self.after_commit(table.id)
+            await self.private.seat_lost(table, former, voted_out=True)
 
     async def substitute(self, interaction: discord.Interaction, table: Table) -> None:
         user = interaction.user

@@ -187,6 +187,30 @@ class PrivateMessages:
                 pass
         return [(row.seat, row.dm_channel_id, None, None) for row in seats]
 
+    async def seat_lost(self, table: Table, former: Any, voted_out: bool) -> None:
+        """`former` (the seat row as it was) no longer plays `table`: their DM loses its button and picture and
+        says so, so no "your move" is left to click into a seat that is not theirs. One voted out by the others
+        is told by a new DM, which notifies: nobody else would tell them."""
+        if former.user_id is None:
+            return
+        game = presenter(table.engine.name)
+        locale = (await self.reader_locales([former.user_id], table.record.locale))[former.user_id]
+        key = "game.dm_voted_out" if voted_out else "game.dm_left"
+        text = i18n.t(key, locale, game=game.title(locale), id=table.id, link=self._link(table))
+        old = former.dm_message_id and self.client.get_partial_messageable(
+            former.dm_channel_id
+        ).get_partial_message(former.dm_message_id)
+        try:
+            if voted_out:
+                channel = await self.client.create_dm(discord.Object(former.user_id))
+                await channel.send(text)
+                if old:
+                    await old.delete()
+            elif old:
+                await old.edit(content=text, attachments=[], view=None)
+        except discord.HTTPException:  # DMs closed, or the message gone: the thread's note still says it
+            log.info("game %s: could not tell seat %s's former player", table.id, former.seat)
+
     @staticmethod
     def _link(table: Table) -> str:
         return f"https://discord.com/channels/{table.record.guild_id or '@me'}/{table.record.thread_id}"

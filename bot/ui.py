@@ -250,6 +250,14 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View:
     return view
 
 
+def leave_view(game_id: int, locale: str) -> discord.ui.View:
+    """The one button that confirms handing one's seat in a running game to the built-in player."""
+    view = Components()
+    label = i18n.t("game.leave_button", locale)
+    view.add_item(GameButton("table", "leave", game_id, label, discord.ButtonStyle.danger))
+    return view
+
+
 def abandon_view(game_id: int, locale: str) -> discord.ui.View:
     """The one button that confirms ending a running game for everyone at its table."""
     view = Components()

@@ -132,6 +132,15 @@ class Harness:
         await self.idle()
         return result
 
+    async def leave(self, user: User, channel: Channel, game_id: int | None = None) -> Any:
+        """/play leave, confirmed where the bot asks first (a running game: the seat goes to the built-in player)."""
+        asked = await self.slash(user, channel, "play leave", {"game": game_id} if game_id else {})
+        confirm = next(
+            (c["custom_id"] for c in asked.message.buttons() if c["custom_id"].startswith("table:leave:")),
+            None,
+        )
+        return asked if confirm is None else await self.click(user, asked.message, confirm)
+
     async def abandon(self, user: User, channel: Channel, game_id: int | None = None) -> Any:
         """/play abandon, confirmed where the bot asks first (a running game other people play in)."""
         asked = await self.slash(user, channel, "play abandon", {"game": game_id} if game_id else {})

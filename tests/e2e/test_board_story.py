@@ -92,7 +92,7 @@ async def test_a_note_stays_on_the_board_that_told_it_while_that_board_is_edited
         mover = table.to_act()[0]
         people = {int(u.id): u for u in h.users.values()}
         leaver = next(seat for seat in range(3) if seat != mover)
-        await h.slash(people[table.user_at(leaver)], h.thread(table), "play leave", {"game": game_id})
+        await h.leave(people[table.user_at(leaver)], h.thread(table), game_id)
         told = h.board_message(await h.table(game_id))
         assert "left the game" in told.text
         pick = random.Random(2)

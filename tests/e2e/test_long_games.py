@@ -161,8 +161,16 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         # Bob leaves: the built-in player holds his seat (and his cards); Erin takes it over.
         while not any(m.seat == 1 for m in await h.service.moves(game_id)):  # once he has moved
             await move_by_command(h, game_id)
-        await h.slash(bob, thread, "play leave")
+        asked = await h.slash(bob, thread, "play leave")  # asked first: it cannot be taken back
+        assert asked.message.audience.kind == "ephemeral" and (await h.table(game_id)).user_at(1) == int(
+            bob.id
+        )
+        done = await h.click(bob, asked.message, f"table:leave:{game_id}")
+        assert not done.message.interactive()
         assert (await h.table(game_id)).user_at(1) is None
+        # No "your move" is left in his DMs to click into a seat that is no longer his; his DM says he left.
+        assert not any(m.component(f"table:turn:{game_id}") for m in h.sb.dms(bob))
+        assert f"#{game_id}" in h.sb.dms(bob)[-1].text and not h.sb.dms(bob)[-1].attachments
         await h.slash(erin, thread, "play sub")
         table = await h.table(game_id)
         assert table.user_at(1) == int(
@@ -193,8 +201,12 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         # Dave vanishes: Alice and Erin vote him out.
         first = await h.slash(alice, thread, "play kick", {"player": dave.id})
         assert first.message.audience.kind == "ephemeral"
+        told = len(h.sb.dms_sent(dave))
         await h.slash(erin, thread, "play kick", {"player": dave.id})
         assert (await h.table(game_id)).user_at(2) is None
+        # Dave is told, by a new DM (a review's voted-out player was never told and kept a "your move" button).
+        assert len(h.sb.dms_sent(dave)) == told + 1 and "voted you out" in h.sb.dms_sent(dave)[-1].text
+        assert not any(m.component(f"table:turn:{game_id}") for m in h.sb.dms(dave))
         assert h.sb.violations == []
 
 
