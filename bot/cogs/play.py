@@ -188,7 +188,19 @@ class PlayCog(commands.Cog):
     @play.command(name="board", description=_desc("play.board.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def board(self, interaction: discord.Interaction, game: int | None = None):
-        table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
+        """The board of the game here, or of the one named; a finished game's final board too, named or asked
+        for in its own thread."""
+        if game is not None:
+            table = await self.host.game_here(interaction, game, statuses=(ACTIVE, FINISHED))
+        else:
+            try:
+                table = await self.host.game_here(interaction, None, statuses=(ACTIVE,))
+            except ServiceError as error:
+                ended = await self.host.service.games_in_channel(interaction.channel_id or 0, (FINISHED,))
+                own = [t for t in ended if t.record.thread_id == interaction.channel_id]
+                if error.code != "no_game_here" or len(own) != 1:
+                    raise
+                table = own[0]
         await self.host.show_board(interaction, table)
 
     @play.command(name="mine", description=_desc("play.mine.description"))

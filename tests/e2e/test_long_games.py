@@ -264,3 +264,29 @@ async def test_housekeeping_and_server_policies(tmp_path):
         assert any("archived" in m.text for m in h.sb.messages(h.games))
         assert not h.board_message(await h.table(game_id)).interactive()
         assert h.sb.violations == []
+
+
+async def test_a_finished_game_s_board_can_be_asked_for(tmp_path):
+    """`/play board` in a finished game's thread said "There's no running game here" and `game:` said it was
+    not running (a review): a finished game's final board is shown, in its thread or by its number."""
+    async with harness(tmp_path) as h:
+        game_id = await started(h, ["alice", "bob"])
+        for step in range(5_000):
+            table = await h.table(game_id)
+            if table.status != "active":
+                break
+            seat = table.to_act()[0]
+            await h.service.act(
+                game_id, table.user_at(seat), table.engine.bot_action(table.state, seat, step)
+            )
+        await h.bot.host.after_commit(game_id)
+        await h.idle()
+        table = await h.table(game_id)
+        assert table.status == "finished"
+        alice = h.users["alice"]
+        for answer in (
+            await h.slash(alice, h.thread(table), "play board"),
+            await h.slash(alice, h.games, "play board", {"game": game_id}),
+        ):
+            assert answer.message.audience.kind == "ephemeral" and answer.message.attachments
+            assert f"#{game_id}" in answer.message.text
