@@ -100,7 +100,7 @@ class SettingsCog(commands.Cog):
         text = i18n.t(
             "settings.show",
             reader,
-            language=current.locale or any_text,
+            language=current.locale or i18n.t("settings.server_language", reader),
             threads="✅" if current.use_threads else "❌",
             after=current.remind_after_hours,
             every=current.remind_every_hours,

@@ -290,3 +290,11 @@ async def test_a_finished_game_s_board_can_be_asked_for(tmp_path):
         ):
             assert answer.message.audience.kind == "ephemeral" and answer.message.attachments
             assert f"#{game_id}" in answer.message.text
+
+
+async def test_settings_say_what_language_public_posts_use_when_none_is_chosen(tmp_path):
+    """A review read "Language of public posts: any": with none chosen, public posts use the server's own
+    Discord language, and the settings say that."""
+    async with harness(tmp_path) as h:
+        shown = await h.slash(h.users["erin"], h.games, "settings")
+        assert "Language of public posts: the server's own Discord language" in shown.message.text
