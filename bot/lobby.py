@@ -183,10 +183,10 @@ class Lobby:
         )
         text = i18n.t("game.abandoned", table.record.locale, user=user.display_name)
         try:
-            # the confirmation says it is done and loses its button; the channel is told as before
+            # the confirmation says it is done and loses its button; the players are told by the game's last
+            # board, a new message (a second one saying the same was one too many, a review found)
             if confirmed:
                 await interaction.response.edit_message(content=text, view=None)
-                await interaction.followup.send(text, allowed_mentions=discord.AllowedMentions.none())
             else:
                 await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
         finally:  # what is committed is shown even if this answer fails

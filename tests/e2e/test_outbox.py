@@ -182,6 +182,10 @@ async def test_abandoning_a_running_game_is_confirmed_first_and_its_players_are_
         )
         assert board.text.splitlines()[0] == f"**Druids #{game_id}**"  # no one is waited for any more
         assert "abandoned by Alice" in asked.message.text  # the confirmation says it is done
+        told = [
+            m for m in h.sb.messages(thread) if m.audience.kind == "public" and "abandoned by Alice" in m.text
+        ]
+        assert told == [board]  # once, on the last board
         again = await h.slash(alice, thread, "play abandon", {"game": game_id})
         assert again.message.audience.user_id == alice.id and "not running" in again.message.text
         assert h.sb.violations == []
