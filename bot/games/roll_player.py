@@ -523,7 +523,18 @@ class RollPlayerPresenter(GamePresenter):
 
     def joined(self, before: Event, event: Event) -> Event | None:
         """Initiative dice put on cards one after another in one line ("on initiative cards 1–4: …"), with the
-        roll that gave them if it came just before."""
+        roll that gave them if it came just before; a player's starting dice placed one after another, too."""
+        if event["type"] == "StartDiePlaced":  # a player's starting dice, one line however many
+            if before["type"] not in ("StartDiePlaced", "StartDicePlaced") or before["seat"] != event["seat"]:
+                return None
+            placed = before.get("placed") or [_start_die(before)]
+            gold = (before.get("gold") or 0) + (event.get("gold") or 0)
+            return {
+                "type": "StartDicePlaced",
+                "seat": event["seat"],
+                "placed": [*placed, _start_die(event)],
+                "gold": gold,
+            }
         if event["type"] != "DieSorted":
             return None
         card = event["card"]
@@ -607,6 +618,19 @@ class RollPlayerPresenter(GamePresenter):
             params["dice"] = self.dice_label(event["dice"], locale)
         if "sorted" in event:
             params["sorted"] = self.dice_label(event["sorted"], locale)
+        if "placed" in event:  # by row, in the sheet's order: "Strength Red 3, White 2 · Dexterity Blue 5"
+            params["placed"] = " · ".join(
+                self.t(
+                    "placed_short",
+                    locale,
+                    row=self.attr_name(attr, locale),
+                    die=", ".join(
+                        self.die_label([c, v], locale) for row, c, v in event["placed"] if row == attr
+                    ),
+                )
+                for attr in ATTRIBUTES
+                if any(row == attr for row, _, _ in event["placed"])
+            )
         if "race" in event:
             params["race"] = self.race_name(event["race"], locale)
         if "class" in event:
@@ -938,6 +962,10 @@ class RollPlayerPresenter(GamePresenter):
             if typed_as is not None:
                 out.append((own if typed_as == own else f"{own} ({typed_as})", own))
         return out[:25]
+
+
+def _start_die(placed: Event) -> list[Any]:
+    return [placed["row"], placed["colour"], placed["value"]]
 
 
 def _die(sorted_event: Event) -> list[Any]:

@@ -184,3 +184,22 @@ def test_talisman_battle_is_one_line_up_to_who_won():
         "Ana defeats the Wolf.",
         "Ana defeats the Wolf.",  # the line ends with who won
     ]
+
+
+def test_roll_player_starting_dice_placed_are_one_line_per_player():
+    """A review's board showed a built-in player's starting dice as nine lines, one a die: a player's run of
+    placements is one line, by row, with every die and the gold they paid."""
+    game = presenter("roll_player")
+    public, view = _public_events("roll_player", 3, 5)
+    placed = [e for e in public if e["type"] == "StartDiePlaced"]
+    told = [e for e in game.condensed(public) if e["type"] in ("StartDiePlaced", "StartDicePlaced")]
+    assert len(told) == 3 and all(e["type"] == "StartDicePlaced" for e in told)
+    for event in told:
+        mine = [e for e in placed if e["seat"] == event["seat"]]
+        assert sorted(map(tuple, event["placed"])) == sorted(
+            (e["row"], e["colour"], e["value"]) for e in mine
+        )
+        assert event["gold"] == sum(e["gold"] or 0 for e in mine)
+        text = game.event_text(event, NAMES[:3], view, "en")
+        assert text.startswith(f"{NAMES[event['seat']]} places starting dice: ") and len(mine) >= 5
+        assert text.count(",") + text.count("·") == len(mine) - 1  # every die, once
