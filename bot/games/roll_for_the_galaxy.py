@@ -261,7 +261,11 @@ class RollForTheGalaxyPresenter(GamePresenter):
             params["development"] = self.side_name(D.TILE_SIDES[event["development"]]["development"], locale)
         if kind in ("TileDiscarded", "TileReturned", "TilePlaced", "TileMoved"):
             params["tile"] = self.tile_both(event["tile"], locale)
-        if kind in ("TilePlaced", "TileMoved"):
+        if kind in (
+            "TilePlaced",
+            "TileMoved",
+        ):  # the face it now shows ("Plague World / …" read as two tiles)
+            params["tile"] = self.side_name(D.TILE_SIDES[event["tile"]][event["side"]], locale)
             params["side"] = self.t(f"stack.{event['side']}", locale)
             params["position"] = self.t(f"position.{event['position']}", locale)
         if kind == "TilesDrawn":

@@ -401,6 +401,10 @@ def test_a_suggested_placement_names_each_tile_by_the_face_it_goes_on():
     dev = [game.side_name(D.TILE_SIDES[t]["development"], "en") for t in (tiles[0], tiles[2])]
     world = game.side_name(D.TILE_SIDES[tiles[1]]["world"], "en")
     assert label == f"Suggested: developments {dev[0]}, {dev[1]} · worlds {world}"
+    # and once placed, each is told by the face it went on (both faces, "A / B", read as two tiles in a review)
+    told = game.confirmation(events, ["Minji"], {}, "en", 0)
+    assert all(f"You put {name} on your" in told for name in (*dev, world)), told
+    assert game.side_name(D.TILE_SIDES[tiles[1]]["development"], "en") not in told
 
 
 def test_the_row_a_die_stands_in_reads_apart_from_the_phase_it_chooses():
