@@ -53,7 +53,8 @@ from render.text import labels as picture_labels
 WIDTH = 1240
 MARGIN = 16
 DIE_RGB: dict[str, tuple[int, int, int]] = {c["id"]: tuple(c["rgb"]) for c in DICE["colours"]}  # type: ignore[misc]
-ARROWS = {"up": "↑", "down": "↓", "left": "←", "right": "→"}
+# Where a card moves the alignment token: solid triangles, since the thin arrows read as "|" and "—" in the chat.
+ARROWS = {"up": "▲", "down": "▼", "left": "◀", "right": "▶"}
 TYPE_RGB = {
     "weapon": (190, 90, 70),
     "armor": (110, 130, 150),

@@ -160,3 +160,22 @@ def test_the_table_pictures_are_what_the_presenters_draw():
     for name in ("druids", "roll_player", "talisman"):
         _, _, views = played(name, 2, seed=5, moves=10)
         assert presenter(name).render_table(views[-1], NAMES[:2], "en")[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_market_card_s_alignment_arrow_is_a_solid_mark_at_chat_size():
+    """A review read a card's "↓ Intimidate" and "← Weak" as "| Intimidate" and "— Weak" in the chat: each
+    direction is drawn as a solid mark that fills much of its box, so it still reads at half size."""
+    from PIL import Image, ImageDraw
+
+    from render.common import font
+    from render.roll_player import ARROWS
+
+    for direction, mark in ARROWS.items():
+        face = font(22, True)
+        left, top, right, bottom = face.getbbox(mark)
+        image = Image.new("L", (right + 2, bottom + 2))
+        ImageDraw.Draw(image).text((0, 0), mark, font=face, fill=255)
+        inked = sum(1 for value in image.crop((left, top, right, bottom)).getdata() if value > 128)
+        # as wide as it is tall, near enough, and a quarter of it inked (a thin arrow is a line and its tip)
+        assert min(right - left, bottom - top) >= 14, (direction, mark, face.getbbox(mark))
+        assert inked >= 0.25 * (right - left) * (bottom - top), (direction, mark, inked)
