@@ -378,8 +378,9 @@ def picker_actions(
         actions = engine.legal_actions(state, seat)
     if seat not in engine.to_act(state):  # side actions out of turn ("take back my ready"): each on its own
         return actions
-    if engine.mirrored_moves:  # each pair both ways, so either of the two may be picked first
-        actions = [*actions, *(m for a in actions if (m := engine.mirror(a)) is not None)]
+    if engine.mirrored_moves:  # each pair both ways, so either of the two may be picked first; each mirror
+        # beside its move, so a menu keeps the moves' order ("No attribute action" stays last)
+        actions = [part for a in actions for part in (a, engine.mirror(a)) if part is not None]
     if offers_whole_turns(engine):
         plan = suggestion(engine, state, seat) if suggest and actions else None
         runs, ended = turn_runs(engine, state, seat, actions)

@@ -542,3 +542,16 @@ def test_narrowing_on_from_a_step_gives_the_step_narrowing_from_the_start_gives(
             with pytest.raises(PathError):
                 narrow(offered, [len(first.values)], start=first)
     assert compared > 100
+
+
+def test_a_mirrored_swap_is_offered_beside_its_move_not_after_every_other_move():
+    """The mirrored swaps went after all other moves, so "No attribute action" stood between Charisma's box 2 and
+    box 3 swaps in a review's menu: each mirror comes right after its own move, and the moves keep their order."""
+    engine = get_engine("roll_player")
+    checked = 0
+    for state, seat in bot_played(engine, 3, range(10), 300):
+        kinds = [a["type"] for a in picker_actions(engine, state, seat, suggest=False)]
+        if "swap_dice" in kinds and "skip_action" in kinds:
+            assert "swap_dice" not in kinds[kinds.index("skip_action") :], kinds
+            checked += 1
+    assert checked >= 5
