@@ -406,6 +406,8 @@ class Picker:
             raise ServiceError("malformed_action")
         typed = value.casefold().strip()
         hits = self._labels(table, seat, locale).matching(typed, len(choices(table, seat))) if typed else []
+        if typed and not hits and table.record.locale != locale:  # words read off the board, in its language
+            hits = self._labels(table, seat, table.record.locale).matching(typed, len(choices(table, seat)))
         whole = [index for index, label in hits if label.casefold() == typed]
         if len(whole) == 1:
             return whole[0]

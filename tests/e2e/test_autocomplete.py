@@ -137,3 +137,19 @@ async def test_play_move_takes_a_moves_whole_name_names_the_moves_part_of_one_fi
         assert (await h.bot.host.service.moves(game_id))[-1].action == wanted
         assert done.message.text.startswith("Done")
         assert h.sb.violations == []
+
+
+async def test_play_move_also_reads_the_boards_language(tmp_path):
+    """A review's Korean player typed "Dwarf", a word off the English board, and was told no move fits: words in
+    the game's public language are matched too, when none of the player's own fits."""
+    async with harness(tmp_path) as h:
+        bob = h.users["bob"]
+        game_id = await h.start_game("roll_player", ("alice", "bob"))
+        table = await h.table(game_id)
+        assert table.record.locale == "en"
+        assert table.seat_of(int(bob.id)) in table.to_act()  # choosing a race: everyone at once
+        english = [label for label, _ in h.bot.host.action_choices(table, int(bob.id), "", "en")]
+        word = next(w for w in english[0].split() if len(w) > 3)  # one word of a move's English name
+        answer = await h.slash(bob, h.thread(table), "play move", {"action": word})
+        assert f"• {english[0]}" in answer.message.text, answer.message.text
+        assert (await h.table(game_id)).version == table.version  # a part of a name plays nothing
