@@ -924,8 +924,9 @@ class GameService:
                 if any(s.user_id == user_id for s in record.seats):
                     raise ServiceError("already_joined")
                 bots = [s for s in record.seats if s.is_bot and (seat is None or s.seat == seat)]
-                # a seat a person left; the built-in players the host seated are theirs to keep
-                free = [s for s in bots if any(person for _, _, person in s.holders or [])]
+                # a seat a person left; the built-in players the host seated are theirs to keep (a seat from before
+                # holders were kept, None, may have been left: as before, it can be taken)
+                free = [s for s in bots if s.holders is None or any(person for _, _, person in s.holders)]
                 if not free:
                     raise ServiceError("hosts_bot_seat" if bots else "no_free_seat")
                 taken = free[0]

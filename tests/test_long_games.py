@@ -303,3 +303,13 @@ async def test_only_a_seat_a_person_left_can_be_taken_over(service):
     holders = next(s for s in taken.seats if s.seat == 1).holders
     assert [(name, person) for _, name, person in holders] == [("P1", True), ("Bot 2", False)]
     assert taken.names_at(holders[0][0])[1] == "P1" and taken.names_at(taken.version)[1] == "Newcomer"
+    # A seat from before holders were kept (none noted) may have been left: it can be taken, as it could before.
+    from sqlalchemy import update
+
+    from bot.db.models import Seat
+
+    async with service.sessions() as session, session.begin():
+        await session.execute(
+            update(Seat).where(Seat.game_id == table.id, Seat.seat == 2).values(holders=None)
+        )
+    assert (await service.substitute(table.id, 301, "Old hand", None)).user_at(2) == 301
