@@ -385,9 +385,8 @@ class GameHost:
         lines: list[str] = []
         for move in await self.service.moves(table.id, limit=limit):
             seen = [e for e in move.events if visible_to(e, viewer)]
-            holders = table.holders_at(
-                move.version
-            )  # the seat's then holder, should it have changed hands since
+            # each seat's holder then, should it have changed hands since
+            holders = table.holders_at(move.version)
             names = [name for name, _ in holders]
             texts = [game.event_text(e, names, view_data, locale) for e in game.condensed(seen)]
             if move.action.get("type") == "undo":

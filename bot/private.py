@@ -197,9 +197,10 @@ class PrivateMessages:
         locale = (await self.reader_locales([former.user_id], table.record.locale))[former.user_id]
         key = "game.dm_voted_out" if voted_out else "game.dm_left"
         text = i18n.t(key, locale, game=game.title(locale), id=table.id, link=self._link(table))
-        old = former.dm_message_id and self.client.get_partial_messageable(
-            former.dm_channel_id
-        ).get_partial_message(former.dm_message_id)
+        old = None
+        if former.dm_message_id:
+            dms = self.client.get_partial_messageable(former.dm_channel_id)
+            old = dms.get_partial_message(former.dm_message_id)
         try:
             if voted_out:
                 channel = await self.client.create_dm(discord.Object(former.user_id))
