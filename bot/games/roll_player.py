@@ -291,13 +291,15 @@ class RollPlayerPresenter(GamePresenter):
             direction = self.direction_name(value, locale)
             seat = view.get("viewer")
             me = view["seats"][seat] if seat is not None else None
+            # what the alignment card scores where the token would stand; not told where the token cannot go
+            # that way from where this view has it (a committed move labelled from the view after it)
             if (
                 kind == "move_token"
                 and me
                 and me.get("alignment") in ALIGNMENTS
                 and me.get("token") is not None
+                and can_move(me["token"], value)
             ):
-                # what the alignment card scores where the token would stand
                 stars = ALIGNMENTS[me["alignment"]]["grid"][moved(me["token"], value)]
                 return self.t(
                     "direction_stars", locale, direction=direction, stars=f"{stars:+d}" if stars else 0

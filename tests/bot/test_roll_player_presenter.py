@@ -619,3 +619,21 @@ def test_a_chain_acting_on_the_die_it_places_names_that_die():
             assert text.endswith(f"{game.die_label(held, 'en')} (to {7 - held[1]})"), text
             return
     raise AssertionError("no chain flipping the die it places")
+
+
+def test_a_committed_move_of_the_token_is_confirmed_from_the_view_after_it():
+    """The load bench's Roll Player games failed: a move of the token, confirmed with the view after it, asked
+    the card for a square off its edge (the token had moved already). Every such move is confirmed, in words."""
+    game = presenter(GAME)
+    engine = game.engine
+    confirmed = 0
+    for state, seat in bot_played(engine, 3, range(20), 300):
+        for action in engine.legal_actions(state, seat):
+            if action["type"] == "move_token":
+                after, events = engine.apply(state, seat, action)
+                text = game.confirmation(
+                    events, ["A", "B", "C"], engine.view(after, seat), "en", seat, [action]
+                )
+                assert text.startswith("Done:"), text
+                confirmed += 1
+    assert confirmed > 100
