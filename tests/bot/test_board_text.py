@@ -68,6 +68,7 @@ def _table(version: int, acting: tuple[int, ...] = (0,), notes: list | None = No
         state={},
         status=ACTIVE,
         names=["Alice", "Bob"],
+        names_at=lambda version: ["Alice", "Bob"],  # nobody's seat changed hands
         view=lambda seat: {},
         to_act=lambda: list(acting),
         user_at=lambda seat: 100 + seat,
