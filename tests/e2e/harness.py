@@ -134,18 +134,16 @@ class Harness:
 
     async def leave(self, user: User, channel: Channel, game_id: int | None = None) -> Any:
         """/play leave, confirmed where the bot asks first (a running game: the seat goes to the built-in player)."""
-        asked = await self.slash(user, channel, "play leave", {"game": game_id} if game_id else {})
-        confirm = next(
-            (c["custom_id"] for c in asked.message.buttons() if c["custom_id"].startswith("table:leave:")),
-            None,
-        )
-        return asked if confirm is None else await self.click(user, asked.message, confirm)
+        return await self._confirmed(user, channel, "leave", game_id)
 
     async def abandon(self, user: User, channel: Channel, game_id: int | None = None) -> Any:
         """/play abandon, confirmed where the bot asks first (a running game other people play in)."""
-        asked = await self.slash(user, channel, "play abandon", {"game": game_id} if game_id else {})
+        return await self._confirmed(user, channel, "abandon", game_id)
+
+    async def _confirmed(self, user: User, channel: Channel, what: str, game_id: int | None) -> Any:
+        asked = await self.slash(user, channel, f"play {what}", {"game": game_id} if game_id else {})
         confirm = next(
-            (c["custom_id"] for c in asked.message.buttons() if c["custom_id"].startswith("table:abandon:")),
+            (c["custom_id"] for c in asked.message.buttons() if c["custom_id"].startswith(f"table:{what}:")),
             None,
         )
         return asked if confirm is None else await self.click(user, asked.message, confirm)

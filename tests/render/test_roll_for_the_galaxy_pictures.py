@@ -181,25 +181,22 @@ def test_nothing_runs_off_the_picture_or_over_other_text(monkeypatch, locale):
         texts.clear()
         dice.clear()
         image = picture(render_table(view, NAMES[: view["players"]], locale))
-        boxes = []
-        for (x, y), text, size, bold, anchor in texts:
-            left, top, right, bottom = font(size, bold).getbbox(text, anchor=anchor)
-            box = (x + left, y + top, x + right, y + bottom)
-            assert 0 <= box[0] and box[2] <= image.width and 0 <= box[1] and box[3] <= image.height, (
-                text,
-                box,
-            )
-            boxes.append((box, text))
-        for (a, ta), (b, tb) in itertools.combinations(boxes, 2):
-            overlap = min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
-            assert not overlap, (ta, a, tb, b)
-        for color, mark, x, y, size in dice:
-            assert 0 <= x and x + size < image.width and 0 <= y and y + size < image.height, (
-                color,
-                mark,
-                x,
-                y,
-            )
+        _assert_inside_and_apart(image, texts, dice)
+
+
+def _assert_inside_and_apart(image, texts, dice) -> None:
+    """Every text and die drawn lies inside the picture, and no two texts overlap."""
+    boxes = []
+    for (x, y), text, size, bold, anchor in texts:
+        left, top, right, bottom = font(size, bold).getbbox(text, anchor=anchor)
+        box = (x + left, y + top, x + right, y + bottom)
+        assert 0 <= box[0] and box[2] <= image.width and 0 <= box[1] and box[3] <= image.height, (text, box)
+        boxes.append((box, text))
+    for (a, ta), (b, tb) in itertools.combinations(boxes, 2):
+        overlap = min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
+        assert not overlap, (ta, a, tb, b)
+    for color, mark, x, y, size in dice:
+        assert 0 <= x and x + size < image.width and 0 <= y and y + size < image.height, (color, mark, x, y)
 
 
 def test_the_header_shows_the_score_the_game_would_give_now(monkeypatch):
@@ -282,18 +279,6 @@ def test_the_screen_reads_in_the_chat_and_keeps_everything_on_it(monkeypatch, lo
         assert min(sizes) * chat >= 10.9, (min(sizes), image.width)
         shown = view["seats"][0].get("dice") or []
         assert len(dice) == len(shown)
-        for color, mark, x, y, size in dice:
+        for color, mark, _, _, size in dice:
             assert size * chat >= 21.9 and mark, (color, size, image.width)
-            assert 0 <= x and x + size < image.width and 0 <= y and y + size < image.height, (color, x, y)
-        boxes = []
-        for (x, y), text, size, bold, anchor in texts:
-            left, top, right, bottom = font(size, bold).getbbox(text, anchor=anchor)
-            box = (x + left, y + top, x + right, y + bottom)
-            assert 0 <= box[0] and box[2] <= image.width and 0 <= box[1] and box[3] <= image.height, (
-                text,
-                box,
-            )
-            boxes.append((box, text))
-        for (a, ta), (b, tb) in itertools.combinations(boxes, 2):
-            overlap = min(a[2], b[2]) - max(a[0], b[0]) > 1 and min(a[3], b[3]) - max(a[1], b[1]) > 1
-            assert not overlap, (ta, a, tb, b)
+        _assert_inside_and_apart(image, texts, dice)
