@@ -101,6 +101,7 @@ CARD_INK = (250, 250, 250)
 SPACE_PAD = 2  # letters of a space's name keep this far from its sides
 NAME_TOP = 3  # and this far below its top
 TOKEN_BAND = 2 * TOKEN_R + 6  # the strip at the bottom of a space where figures and cards stand
+NUMBER_INK = (205, 205, 195)  # a space's number, in its bottom corner: quieter than its name
 ROW_STEP = 2 * TOKEN_R + 4  # from one row of figures to the one above it, in a crowded space
 
 
@@ -271,11 +272,15 @@ def _empty_board(locale: str) -> Image.Image:
     for space in SPACES:
         index = space["index"]
         size, lines = _space_label(index, _name(space, locale))
-        left, top, right, _ = _cell(index)
+        left, top, right, bottom = _cell(index)
         y = top + NAME_TOP + (8 if index == CROWN else 0)  # the Crown's first pixels stay its colour
         for line in lines:
             paste_text(image, ((left + right) / 2, y), line, size, TEXT, True, "ma")
             y += _line_height(size)
+        if (
+            index != CROWN
+        ):  # the number the choices and the story give it ("Hills (28)"): several share a name
+            paste_text(image, (right - 5, bottom - 4), str(index + 1), SMALL, NUMBER_INK, False, "rd")
     return image
 
 

@@ -147,6 +147,10 @@ def test_space_names_are_as_large_as_their_spaces_allow(monkeypatch):
         seen.clear()
         with font_sizes() as asked:  # empties the cache of the drawn board too
             drawn._empty_board(locale)
+        # each space but the Crown carries the number the choices give it ("Hills (28)": several share a name)
+        numbers = [line for _, line, _, _ in seen if line.isdigit()]
+        assert sorted(numbers, key=int) == [str(s["index"] + 1) for s in SPACES if s["index"] != drawn.CROWN]
+        seen[:] = [entry for entry in seen if not entry[1].isdigit()]
         # a name's lines come one after the other, just below each other on the same middle
         sizes = sorted(
             size
