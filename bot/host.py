@@ -28,7 +28,7 @@ from bot.picker import Picker
 from bot.private import PrivateMessages
 from bot.publisher import MAX_CONTENT, Publisher, clip
 from bot.service import ACTIVE, FINISHED, LOBBY, GameService, ServiceError, Table
-from bot.ui import leave_view, png_file, undo_view
+from bot.ui import confirm_view, png_file, undo_view
 from engines.base import IllegalAction, visible_to
 
 log = logging.getLogger(__name__)
@@ -256,7 +256,9 @@ class GameHost:
         mine = i18n.norm(str(interaction.locale))
         if not confirmed:
             ask = i18n.t("game.leave_confirm", mine, game=table.title(mine), id=table.id)
-            await interaction.response.send_message(ask, view=leave_view(table.id, mine), ephemeral=True)
+            await interaction.response.send_message(
+                ask, view=confirm_view(table.id, "leave", mine), ephemeral=True
+            )
             return
         locale = table.record.locale
         name = table.names[seat]

@@ -14,7 +14,7 @@ import discord
 from bot import i18n
 from bot.games import presenter
 from bot.service import ACTIVE, ServiceError, Table
-from bot.ui import abandon_view, lobby_view
+from bot.ui import confirm_view, lobby_view
 
 if TYPE_CHECKING:
     from bot.host import GameHost
@@ -175,7 +175,7 @@ class Lobby:
                     names=others,
                 )
                 await interaction.response.send_message(
-                    ask, view=abandon_view(table.id, locale), ephemeral=True
+                    ask, view=confirm_view(table.id, "abandon", locale), ephemeral=True
                 )
                 return
         table = await self.service.abandon(

@@ -82,9 +82,8 @@ class _Offers:
         """The picker's step after the choices in `path` (PathError if they do not fit), narrowed once."""
         key = tuple(path)
         if key not in self.steps:
-            before = (
-                self.steps.get(key[:-1]) if key else None
-            )  # a click narrows on from the step it was made on
+            # a click narrows on from the step it was made on
+            before = self.steps.get(key[:-1]) if key else None
             if isinstance(before, Prompt):
                 self.steps[key] = narrow(self.actions, path[-1:], start=before)
             else:

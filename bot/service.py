@@ -1039,7 +1039,7 @@ class GameService:
             free = not table.engine.reveals(before, previous, seat, last.events)
             others = [s.seat for s in table.seats if s.seat != seat and not s.is_bot]
             if free or not others:
-                await self._undo(table, seat, user_id, last, before)
+                await self._undo(table, seat, user_id, last, before, revealed=not free)
                 return await self.get(game_id), "undone"
             async with self.sessions() as session, session.begin():
                 await session.execute(
@@ -1074,7 +1074,10 @@ class GameService:
                     raise ServiceError("stale")
                 before = await self.state_before(table, moves)
                 seat = request["seat"]
-                await self._undo(table, seat, table.user_at(seat) or 0, last, before, tell_mover=True)
+                # asked for because it revealed something; approved, so the mover is told
+                await self._undo(
+                    table, seat, table.user_at(seat) or 0, last, before, revealed=True, tell_mover=True
+                )
                 return await self.get(game_id), "undone"
             await self._set_undo_request(table, {**request, "approvals": approvals})
             return await self.get(game_id), "waiting"
@@ -1084,15 +1087,22 @@ class GameService:
             await session.execute(update(Game).where(Game.id == table.id).values(undo_request=request))
 
     async def _undo(
-        self, table: Table, seat: int, user_id: int, last: Move, before: State, tell_mover: bool = False
+        self,
+        table: Table,
+        seat: int,
+        user_id: int,
+        last: Move,
+        before: State,
+        revealed: bool,
+        tell_mover: bool = False,
     ) -> None:
-        """Go back to the state `before` the last move. A move that drew on chance or showed anything hidden is
-        taken back with a fresh source of chance, kept in the log: rolled again, a die need not show what the
-        undone move showed (a review saw the same 6 come up again). `tell_mover`: the others approved it, so
-        the mover, who may have stopped looking, is told it is their move again as at a new turn."""
+        """Go back to the state `before` the last move. A move that `revealed` something (drew on chance or
+        showed anything hidden) is taken back with a fresh source of chance, kept in the log: rolled again, a die
+        need not show what the undone move showed (a review saw the same 6 come up again). `tell_mover`: the
+        others approved it, so the mover, who may have stopped looking, is told it is their move again."""
         event = {"type": "MoveUndone", "seat": seat, "version": last.version}
         undo: dict[str, Any] = {"type": UNDO, "version": last.version}
-        if table.engine.reveals(before, table.state, seat, last.events):
+        if revealed:
             undo["reseed"] = self.new_seed()
             before = table.engine.reseeded(before, undo["reseed"])
         extra: dict[str, Any] = {"undo_request": None}

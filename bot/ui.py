@@ -250,19 +250,12 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View:
     return view
 
 
-def leave_view(game_id: int, locale: str) -> discord.ui.View:
-    """The one button that confirms handing one's seat in a running game to the built-in player."""
+def confirm_view(game_id: int, action: str, locale: str) -> discord.ui.View:
+    """The one button that confirms what cannot be taken back: "abandon" (the game, for everyone at its table)
+    or "leave" (one's seat, to the built-in player)."""
     view = Components()
-    label = i18n.t("game.leave_button", locale)
-    view.add_item(GameButton("table", "leave", game_id, label, discord.ButtonStyle.danger))
-    return view
-
-
-def abandon_view(game_id: int, locale: str) -> discord.ui.View:
-    """The one button that confirms ending a running game for everyone at its table."""
-    view = Components()
-    label = i18n.t("game.abandon_button", locale)
-    view.add_item(GameButton("table", "abandon", game_id, label, discord.ButtonStyle.danger))
+    label = i18n.t(f"game.{action}_button", locale)
+    view.add_item(GameButton("table", action, game_id, label, discord.ButtonStyle.danger))
     return view
 
 

@@ -277,9 +277,8 @@ def _empty_board(locale: str) -> Image.Image:
         for line in lines:
             paste_text(image, ((left + right) / 2, y), line, size, TEXT, True, "ma")
             y += _line_height(size)
-        if (
-            index != CROWN
-        ):  # the number the choices and the story give it ("Hills (28)"): several share a name
+        # the number the choices and the story give it ("Hills (28)"): several spaces share a name
+        if index != CROWN:
             paste_text(image, (right - 5, bottom - 4), str(index + 1), SMALL, NUMBER_INK, False, "rd")
     return image
 

@@ -259,12 +259,10 @@ class RollForTheGalaxyPresenter(GamePresenter):
             params["phase"] = self.stage_name(event["phase"], locale)
         if kind == "StartTilesPlaced":
             params["development"] = self.side_name(D.TILE_SIDES[event["development"]]["development"], locale)
-        if kind in ("TileDiscarded", "TileReturned", "TilePlaced", "TileMoved"):
+        if kind in ("TileDiscarded", "TileReturned"):
             params["tile"] = self.tile_both(event["tile"], locale)
-        if kind in (
-            "TilePlaced",
-            "TileMoved",
-        ):  # the face it now shows ("Plague World / …" read as two tiles)
+        # a tile in a stack by the face it now shows (both faces, "A / B", read as two tiles)
+        if kind in ("TilePlaced", "TileMoved"):
             params["tile"] = self.side_name(D.TILE_SIDES[event["tile"]][event["side"]], locale)
             params["side"] = self.t(f"stack.{event['side']}", locale)
             params["position"] = self.t(f"position.{event['position']}", locale)

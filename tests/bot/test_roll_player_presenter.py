@@ -539,11 +539,17 @@ def test_discarding_for_gold_says_how_much_the_reader_gets():
     assert paid == {2, 3}  # a Cleric among the seats
 
 
+def _stars_said(state, seat: int) -> str:
+    """What the final scoring gives the seat's alignment card where its token stands, as a label says it."""
+    from engines.roll_player.scoring import score_seat
+
+    stars = score_seat(state["seats"][seat], [0], False)["parts"]["alignment"]
+    return f"alignment {stars:+d}★" if stars else "alignment 0★"
+
+
 def test_moving_the_alignment_token_says_what_the_card_scores_there():
     """A review's player chose "up (towards Good)" not knowing what it would score: each way says the stars
     the alignment card gives where the token would stand, as the final scoring counts them."""
-    from engines.roll_player.scoring import score_seat
-
     game = presenter(GAME)
     engine = game.engine
     checked = 0
@@ -556,9 +562,7 @@ def test_moving_the_alignment_token_says_what_the_card_scores_there():
                 continue
             label = game.part_label("direction", action["direction"], action, view, "en")
             after, _ = engine.apply(state, seat, action)
-            stars = score_seat(after["seats"][seat], [0], False)["parts"]["alignment"]
-            said = f"{stars:+d}" if stars else "0"
-            assert label.endswith(f"alignment {said}★ there"), label
+            assert label.endswith(f"{_stars_said(after, seat)} there"), label
             checked += 1
     assert checked >= 12
 
@@ -568,7 +572,6 @@ def test_a_chained_move_of_the_token_scores_where_the_chain_has_put_it():
     arrow moved it (wrong stars), and where that square was off the card the picker failed outright (found by
     the load bench). Each chain, and the menus that lead to it, tell the stars where the token will stand."""
     from bot.chooser import narrow, path_to, picker_actions, split
-    from engines.roll_player.scoring import score_seat
 
     game = presenter(GAME)
     engine = game.engine
@@ -589,8 +592,7 @@ def test_a_chained_move_of_the_token_scores_where_the_chain_has_put_it():
                 if part["type"] == "move_token" and before_move is None:
                     before_move = end["seats"][seat]["token"]
                 end, _ = engine.apply(end, seat, part)
-            stars = score_seat(end["seats"][seat], [0], False)["parts"]["alignment"]
-            said = f"alignment {stars:+d}★" if stars else "alignment 0★"
+            said = _stars_said(end, seat)
             assert said in game.action_text(action, view, "en"), (parts, said)
             path = path_to(offered, action)
             menus = [narrow(offered, path[:k]) for k in range(len(path))]
