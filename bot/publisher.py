@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Iterator, Set
 from contextlib import contextmanager
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiohttp
 import discord
@@ -63,6 +63,14 @@ SHOW_WITHIN = 30  # seconds; a Discord call hung longer gives its turn up and is
 TRANSIENT = (discord.DiscordServerError, asyncio.TimeoutError, aiohttp.ClientError)
 
 
+class Shown(NamedTuple):
+    """A game's newest board message: its text once a newer board is up, and its picture's name."""
+
+    message_id: int
+    text: str
+    picture: bytes
+
+
 class Permanent(Exception):
     """Discord refused for a reason a retry cannot fix; `problem` names it for the players."""
 
@@ -90,10 +98,11 @@ class Publisher:
         self.unsure: set[int] = set()
         # Games a chain of one player's moves is being committed to (see holding).
         self._held: set[int] = set()
-        # Each game's board message and its text without the closing "your move" line: what the board turns into
-        # once a newer one is up, so only the newest board says who must act. Kept in memory only; after a
-        # restart (or for a game shown less lately than SETTLED_KEPT others) the old board just loses its buttons.
-        self._settled: OrderedDict[int, tuple[int, str]] = OrderedDict()
+        # Each game's board message, its text without the closing "your move" line (what the board turns into
+        # once a newer one is up, so only the newest board says who must act) and its picture's name (an edit
+        # that shows the same table keeps the picture it has). Kept in memory only; after a restart (or for a
+        # game shown less lately than SETTLED_KEPT others) the old board just loses its buttons.
+        self._settled: OrderedDict[int, Shown] = OrderedDict()
 
     # --- when it runs ---------------------------------------------------------------------------------------------
 
@@ -259,26 +268,34 @@ class Publisher:
         # demo's one board is watched as it goes: it tells the last few moves.
         since = None if demo else record.shown_version if new_message else record.board_from
         content, settled = await self.board_content(table, game, pinged, reacting, since)
-        png = await self.pictures.get(table.engine.name, None, table.view(None), table.names, locale)
+        picture = self.pictures.key(table.engine.name, None, table.view(None), table.names, locale)
         finished = record.status == FINISHED  # a finished board keeps its sheets: how each player scored
         shown = (finished and game.has_sheets) or (record.status == ACTIVE and not demo)
         view = board_view(table, locale, game.has_private, game.has_sheets, finished) if shown else None
         mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pinged])
         old = record.board_message_id
+        before = self._settled.get(table.id)
         if not new_message:
+            # A move behind a screen leaves the table as it was: the board keeps its picture, uploaded once.
+            same = before is not None and before.message_id == old and before.picture == picture
+            png = None if same else await self._board_png(table, picture, locale)
+            if (
+                png is not None and before is not None
+            ):  # unknown until Discord answers: its answer may be lost
+                self._settled[table.id] = before._replace(picture=b"")
             try:
                 await channel.get_partial_message(old).edit(
                     content=content,
-                    attachments=[png_file(png, "board.png")],
                     view=view,
                     allowed_mentions=mentions,
+                    **({} if png is None else {"attachments": [png_file(png, "board.png")]}),
                 )
-                self._settle_later(table.id, old, settled)
+                self._settle_later(table.id, Shown(old, settled, picture))
                 return pinged
             except discord.NotFound:  # someone deleted the board: post it again
                 pass
         found = await self._already_posted(channel, table) if table.id in self.unsure else None
-        files = [png_file(png, "board.png")]
+        files = [png_file(await self._board_png(table, picture, locale), "board.png")]
         if record.status == FINISHED:  # the last board carries the results: scores by category, and over time
             files.append(await self.results_file(table, locale))
         try:
@@ -292,17 +309,21 @@ class Publisher:
         await self.service.set_messages(table.id, board_message_id=message.id, board_from=since)
         record.board_message_id, record.board_from = message.id, since
         if old is not None and old != message.id:  # the previous board keeps its picture and happenings
-            before = self._settled.get(table.id)
-            text = {"content": before[1]} if before and before[0] == old else {}
+            text = {"content": before.text} if before and before.message_id == old else {}
             await _unless_gone(channel.get_partial_message(old).edit(view=None, **text))
         if record.status in ENDED:  # never replaced
             self._settled.pop(table.id, None)
         else:
-            self._settle_later(table.id, message.id, settled)
+            self._settle_later(table.id, Shown(message.id, settled, picture))
         return pinged
 
-    def _settle_later(self, game_id: int, message_id: int, text: str) -> None:
-        self._settled[game_id] = (message_id, text)
+    async def _board_png(self, table: Table, picture: bytes, locale: str) -> bytes | None:
+        return await self.pictures.get(
+            table.engine.name, None, table.view(None), table.names, locale, picture
+        )
+
+    def _settle_later(self, game_id: int, shown: Shown) -> None:
+        self._settled[game_id] = shown
         self._settled.move_to_end(game_id)
         if len(self._settled) > SETTLED_KEPT:
             self._settled.popitem(last=False)

@@ -192,15 +192,25 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
     return to_png_flat(image)
 
 
-@lru_cache(maxsize=256)
 def _card_tile(card: str, label: str, seat: int, locale: str, w: int, h: int) -> Image.Image:
     """A card of the private picture on the table's background, drawn once and then only pasted: the same few
-    dozen cards come back picture after picture."""
-    tile, draw = canvas(w + 1, h + 1, BACKGROUND)
+    dozen cards come back picture after picture. A gem card looks the same in every seat's hand."""
     if card.startswith("f-"):
-        _follower_face(draw, 0, 0, int(card[2:]), seat, label, w, h)
-    else:
-        _gem_face(draw, 0, 0, card, locale, w, h)
+        return _follower_tile(int(card[2:]), seat, label, w, h)
+    return _gem_tile(card, locale, w, h)
+
+
+@lru_cache(maxsize=128)
+def _gem_tile(card: str, locale: str, w: int, h: int) -> Image.Image:
+    tile, draw = canvas(w + 1, h + 1, BACKGROUND)
+    _gem_face(draw, 0, 0, card, locale, w, h)
+    return tile
+
+
+@lru_cache(maxsize=128)
+def _follower_tile(number: int, seat: int, label: str, w: int, h: int) -> Image.Image:
+    tile, draw = canvas(w + 1, h + 1, BACKGROUND)
+    _follower_face(draw, 0, 0, number, seat, label, w, h)
     return tile
 
 

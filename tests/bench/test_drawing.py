@@ -106,10 +106,28 @@ async def test_the_picture_cache_keeps_within_its_budget(monkeypatch):
         return bytes(100)
 
     monkeypatch.setattr(drawing, "draw", fake_draw)
-    pictures = Pictures(budget=250)
+    pictures = Pictures(boards=250, privates=250)
     for n in range(5):
         await pictures.get("druids", None, {"n": n}, [], "en")
-    assert pictures.size == 200
+    assert pictures.shelves[True].size == 200
+
+
+async def test_boards_do_not_push_private_pictures_out(monkeypatch):
+    """A board is posted once; a private picture is asked for again by the DM, "Take my turn" and "My hand"."""
+    drawn: list[tuple] = []
+
+    async def fake_draw(engine_name, seat, view, names, locale):
+        drawn.append((seat, view["n"]))
+        return bytes(100)
+
+    monkeypatch.setattr(drawing, "draw", fake_draw)
+    pictures = Pictures(boards=250, privates=250)
+    await pictures.get("druids", 0, _hand(1), ["A"], "en")
+    for n in range(5):  # the boards of five moves
+        await pictures.get("druids", None, {"n": n}, ["A"], "en")
+    assert pictures.drawn("druids", 0, _hand(1), ["A"], "en")
+    await pictures.get("druids", 0, _hand(1), ["A"], "en")
+    assert drawn.count((0, 1)) == 1
 
 
 def test_workers_end_with_a_bot_that_was_killed_outright(tmp_path):

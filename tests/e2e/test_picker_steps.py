@@ -14,6 +14,7 @@ import pytest
 from sqlalchemy.sql.elements import ClauseElement
 
 from bot.chooser import narrow, path_to, picker_actions
+from bot.drawing import PRIVATE_BYTES, Shelf
 from bot.picker import offered
 from bot.service import choices
 from tests.e2e.harness import harness, picker_token
@@ -162,7 +163,7 @@ async def test_take_my_turn_is_answered_in_its_acknowledgement_once_nothing_wait
         # one call to Discord: the picker is the acknowledgement
         assert await take_my_turn_answered(h, mover, table, seat) == REPLY
 
-        h.bot.host.pictures._images.clear()  # type: ignore[union-attr]  # as after a restart: drawn again
+        h.bot.host.pictures.shelves[False] = Shelf(PRIVATE_BYTES)  # type: ignore[union-attr]  # as after a restart
         h.bot.host.picker._offers.clear()  # type: ignore[union-attr]
         # acknowledged first, then answered
         assert await take_my_turn_answered(h, mover, table, seat) == DEFERRED_REPLY

@@ -11,6 +11,7 @@ import random
 
 import pytest
 
+from bot import publisher as publishing
 from bot.chooser import Prompt, narrow, path_to
 from bot.games import presenter
 from bot.service import choices
@@ -303,3 +304,76 @@ async def test_choosing_the_starting_tiles_shows_what_each_side_does(tmp_path):
             for side in D.TILE_SIDES[tile].values():
                 assert f"**{game.side_name(side, 'en')}** {game.side_text(side, 'en')}" in picker.text
         assert h.sb.violations == []
+
+
+async def test_a_move_behind_the_screens_keeps_the_boards_picture(tmp_path):
+    """Assigning dice behind a screen leaves the table as it was: the board's text is edited in place and its
+    picture is not uploaded again (phones show it without reloading it); a move others can see brings a new one."""
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("roll_for_the_galaxy", ("alice", "bob", "carol"), seed=3)
+        people = {int(u.id): u for u in h.users.values()}
+        unchanged = changed = 0
+        while unchanged < 3 or changed < 3:
+            table = await h.table(game_id)
+            assert table.status == "active" and table.version < 200
+            seat = table.to_act()[0]
+            action = choices(table, seat)[0]
+            shown_after = table.engine.view(table.engine.apply(table.state, seat, action)[0], None)
+            same_table = shown_after == table.view(None)
+            board = h.board_message(table)
+            uploaded, edits = [a.id for a in board.attachments], board.edit_count
+            index = choices(table, seat).index(action)
+            user = people[table.user_at(seat)]
+            await h.slash(user, h.thread(table), "play move", {"action": f"{h.token(table, user)}:{index}"})
+            after = await h.table(game_id)
+            assert after.version == table.version + 1
+            if after.record.board_message_id != int(board.id) or h.board_message(after).edit_count == edits:
+                continue  # a new board message (a new stretch of play), or nothing edited
+            now = [a.id for a in h.board_message(after).attachments]
+            if same_table:
+                assert now == uploaded, action
+                unchanged += 1
+            else:
+                assert now != uploaded, action
+                changed += 1
+
+
+async def test_a_board_edit_whose_answer_was_lost_is_not_taken_as_shown(tmp_path, monkeypatch):
+    """Discord made the edit but its answer never came (the show gave its turn up): the board's picture is then
+    not known, so when the table goes back to what it showed before, the picture is uploaded again rather than
+    left showing the lost edit's."""
+    monkeypatch.setattr(publishing, "SHOW_WITHIN", 0.5)
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("roll_for_the_galaxy", ("alice", "bob", "carol"), seed=3)
+        people = {int(u.id): u for u in h.users.values()}
+
+        async def play(table, seat: int, action: Action) -> None:
+            user = people[table.user_at(seat)]
+            index = choices(table, seat).index(action)
+            await h.slash(user, h.thread(table), "play move", {"action": f"{h.token(table, user)}:{index}"})
+
+        while True:  # on to a seat that can say "ready" while another still assigns
+            table = await h.table(game_id)
+            readying = [s for s in table.to_act() if {"type": "ready"} in choices(table, s)]
+            if table.state["stage"] == "assign" and readying and len(table.to_act()) > 1:
+                break
+            assert table.version < 200
+            seat = table.to_act()[0]
+            await play(table, seat, choices(table, seat)[0])
+        seat = readying[0]
+        game = presenter("roll_for_the_galaxy")
+        shown = game.render_table(table.view(None), table.names, table.record.locale)
+        assert h.board_message(table).attachments[0].data == shown
+
+        hold = h.sb.hold("PATCH", rf"/messages/{table.record.board_message_id}$", "after")
+        await play(table, seat, {"type": "ready"})  # edited on Discord; the answer is held past SHOW_WITHIN
+        await hold.arrived.wait()
+        hold.release.set()
+        readied = await h.table(game_id)
+        assert readied.view(None) != table.view(None)
+
+        await play(readied, seat, {"type": "unready"})  # the table as it was before "ready"
+        await h.tick()
+        now = await h.table(game_id)
+        assert now.view(None) == table.view(None) and now.record.shown_version == now.version
+        assert h.board_message(now).attachments[0].data == shown
