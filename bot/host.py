@@ -322,7 +322,7 @@ class GameHost:
         if outcome == "undone":
             try:
                 await interaction.followup.send(
-                    i18n.t("game.undone", i18n.norm(str(interaction.locale)), name=name), ephemeral=True
+                    self._undone_text(table, i18n.norm(str(interaction.locale))), ephemeral=True
                 )
             finally:  # what is committed is shown even if this answer fails
                 await self.after_commit(table.id)
@@ -370,12 +370,15 @@ class GameHost:
             text = i18n.t("game.undo_refused", locale, name=table.names[seat] if seat is not None else "?")
             await interaction.response.edit_message(content=text, view=None)
             return
-        mover = next(m for m in reversed(await self.service.moves(game_id)))
-        text = i18n.t("game.undone", locale, name=table.names[mover.seat])
         try:
-            await interaction.response.edit_message(content=text, view=None)
+            await interaction.response.edit_message(content=self._undone_text(table, locale), view=None)
         finally:  # what is committed is shown even if this answer fails
             await self.after_commit(table.id)
+
+    def _undone_text(self, table: Table, locale: str) -> str:
+        """What the undo just committed took back, in words: its note for the board, in `locale`."""
+        note = next(n for n in reversed(table.record.notes or []) if n["key"] == "game.undone_what")
+        return self.publisher.note_text(table, note, locale)
 
     # --- the record -----------------------------------------------------------------------------------------------
 

@@ -341,9 +341,9 @@ class Picker:
         read = table
         try:
             with self.host.publisher.holding(table.id):
-                for part in split(step.action):
+                for index, part in enumerate(split(step.action)):
                     result = await self.service.act(
-                        table.id, user_id, part, expected_version=read.version, read=read
+                        table.id, user_id, part, expected_version=read.version, read=read, chained=index > 0
                     )
                     results.append(result)
                     read = result.table

@@ -457,9 +457,10 @@ class Publisher:
         )
         return i18n.t("game.to_act", locale, mentions=mentions, **_names(table))
 
-    def note_text(self, table: Table, note: dict[str, Any]) -> str:
-        """A happening the service noted with the change (someone left, a deadline move, …), in words."""
-        locale = table.record.locale
+    def note_text(self, table: Table, note: dict[str, Any], locale: str | None = None) -> str:
+        """A happening the service noted with the change (someone left, a deadline move, …), in words: in the
+        game's language, or in `locale` for one person's answer."""
+        locale = locale or table.record.locale
         params = {**_names(table), **note.get("params", {})}
         if "events" in params and table.state is not None:  # a move told from its committed public events
             game = presenter(table.engine.name)

@@ -38,7 +38,7 @@ from bot.db.models import Game, GuildSettings, Move, Seat, Spectator, UserPrefs
 from bot.games import presenter
 from bot.recent import MoveEvents, MoveTails, Place, RecentGames
 from engines import get_engine
-from engines.base import Action, Engine, Event, IllegalAction, State, View
+from engines.base import Action, Engine, Event, IllegalAction, State, View, visible_to
 
 LOBBY, ACTIVE, FINISHED, ABANDONED = "lobby", "active", "finished", "abandoned"
 ARCHIVED, EXPIRED = "archived", "expired"  # idle too long; a lobby nobody started
@@ -683,11 +683,12 @@ class GameService:
         action: Action,
         expected_version: int | None = None,
         read: Table | None = None,
+        chained: bool = False,
     ) -> MoveResult:
         """Apply one player's action; raises ServiceError or IllegalAction with the game unchanged. `read`: the
         game as the caller just read it at `expected_version`, which spares reading it again (the commit is
         guarded by that version all the same, so a change in between makes the move "stale", as a new read
-        would)."""
+        would). `chained`: picked in one choice with the player's move before it (undone with it)."""
         async with self._lock(game_id):
             if read is not None and read.id == game_id and read.version == expected_version:
                 table = read
@@ -700,7 +701,7 @@ class GameService:
             seat = table.seat_of(user_id)
             if seat is None:
                 raise ServiceError("not_a_player")
-            return await self._apply_and_commit(table, seat, user_id, action)
+            return await self._apply_and_commit(table, seat, user_id, action, chained=chained)
 
     async def _commit_move(
         self,
@@ -712,6 +713,7 @@ class GameService:
         state: State,
         extra: dict[str, Any] | None = None,
         note: tuple[str, dict[str, Any]] | None = None,
+        chained: bool = False,
     ) -> Table:
         """Write the new state, guarded by the version we read, and its move-log entry, in one transaction, with
         what Discord must come to show (the outbox) and when the clock must next look at the game; return the
@@ -760,6 +762,7 @@ class GameService:
             "events": events,
             "state_after": values["state"],
             "created_at": now,
+            "chained": chained,
         }
 
         def commit(connection: Connection) -> None:
@@ -848,6 +851,7 @@ class GameService:
         action: Action,
         extra: dict[str, Any] | None = None,
         note: Callable[[list[Event]], tuple[str, dict[str, Any]] | None] | None = None,
+        chained: bool = False,
     ) -> MoveResult:
         """Apply and commit one action; `note` makes, from the move's events, what the board should tell of it
         (recorded in the same commit)."""
@@ -858,7 +862,7 @@ class GameService:
             refusal.engine = table.engine.name
             raise
         told = note(events) if note else None
-        after = await self._commit_move(table, seat, user_id, action, events, state, extra, told)
+        after = await self._commit_move(table, seat, user_id, action, events, state, extra, told, chained)
         return MoveResult(after, seat, action, events)
 
     async def add_bot(self, game_id: int, user_id: int, name: str, level: str = "easy") -> Table:
@@ -951,25 +955,33 @@ class GameService:
 
     @staticmethod
     def _effective(moves: list[Any]) -> list[Any]:
-        """The moves (or rows with their `action`) still in effect: an undo removes the move it undid."""
+        """The moves (or rows with their `action`) still in effect: an undo removes the moves it undid."""
         effective: list[Any] = []
         for move in moves:
             if move.action.get("type") == UNDO:
-                effective.pop()
+                del effective[-move.action.get("moves", 1) :]
             else:
                 effective.append(move)
         return effective
 
-    async def state_before(self, table: Table, moves: list[Move]) -> State:
-        """The state the last move in effect was played on: the stored state after the entry of the log just
-        before it (a move, or an undo, whose state may have been given a fresh source of chance), or as dealt.
-        Games from before snapshots were kept are rebuilt from the seed instead."""
-        last = self._effective(moves)[-1]
-        index = next(i for i, move in enumerate(moves) if move.version == last.version)
+    @staticmethod
+    def _last_choice(effective: list[Move]) -> list[Move]:
+        """The moves of the last choice in effect: the last move, with the moves of the same seat it was picked
+        with in one choice (a chain in the move picker; another seat's move in between breaks it)."""
+        start = len(effective) - 1
+        while start > 0 and effective[start].chained and effective[start - 1].seat == effective[start].seat:
+            start -= 1
+        return effective[start:]
+
+    async def state_before(self, table: Table, moves: list[Move], first: Move) -> State:
+        """The state the move `first` was played on: the stored state after the entry of the log just before it
+        (a move, or an undo, whose state may have been given a fresh source of chance), or as dealt. Games from
+        before snapshots were kept are rebuilt from the seed instead."""
+        index = next(i for i, move in enumerate(moves) if move.version == first.version)
         earlier = moves[index - 1].state_after if index else table.record.first_state
         if earlier is not None:
             return table.engine.load(earlier)
-        before, _ = await self.replay(table, upto=last.version - 1)
+        before, _ = await self.replay(table, upto=first.version - 1)
         return before
 
     async def state_history(self, table: Table) -> list[str]:
@@ -1010,7 +1022,7 @@ class GameService:
         ]
         for move in moves:
             if move.action.get("type") == UNDO:
-                states.pop()
+                del states[-move.action.get("moves", 1) :]
                 if "reseed" in move.action:
                     states[-1] = engine.reseeded(states[-1], move.action["reseed"])
             else:
@@ -1032,14 +1044,16 @@ class GameService:
             effective = self._effective(moves)
             if not effective:
                 raise ServiceError("nothing_to_undo")
-            last = effective[-1]
+            choice = self._last_choice(effective)
+            last = choice[-1]
             if last.seat != seat:
                 raise ServiceError("undo_only_own_last_move")
-            before = await self.state_before(table, moves)
-            free = not table.engine.reveals(before, previous, seat, last.events)
+            before = await self.state_before(table, moves, choice[0])
+            events = [event for move in choice for event in move.events]
+            free = not table.engine.reveals(before, previous, seat, events)
             others = [s.seat for s in table.seats if s.seat != seat and not s.is_bot]
             if free or not others:
-                await self._undo(table, seat, user_id, last, before, revealed=not free)
+                await self._undo(table, seat, user_id, choice, before, revealed=not free)
                 return await self.get(game_id), "undone"
             async with self.sessions() as session, session.begin():
                 await session.execute(
@@ -1068,15 +1082,17 @@ class GameService:
             others = {s.seat for s in table.seats if s.seat != request["seat"] and not s.is_bot}
             if others <= set(approvals):
                 moves = await self.moves(game_id)
-                last = self._effective(moves)[-1]
-                if last.version != request["version"]:  # the game moved on: the request no longer applies
+                choice = self._last_choice(self._effective(moves))
+                if (
+                    choice[-1].version != request["version"]
+                ):  # the game moved on: the request no longer applies
                     await self._set_undo_request(table, None)
                     raise ServiceError("stale")
-                before = await self.state_before(table, moves)
+                before = await self.state_before(table, moves, choice[0])
                 seat = request["seat"]
                 # asked for because it revealed something; approved, so the mover is told
                 await self._undo(
-                    table, seat, table.user_at(seat) or 0, last, before, revealed=True, tell_mover=True
+                    table, seat, table.user_at(seat) or 0, choice, before, revealed=True, tell_mover=True
                 )
                 return await self.get(game_id), "undone"
             await self._set_undo_request(table, {**request, "approvals": approvals})
@@ -1091,17 +1107,22 @@ class GameService:
         table: Table,
         seat: int,
         user_id: int,
-        last: Move,
+        choice: list[Move],
         before: State,
         revealed: bool,
         tell_mover: bool = False,
     ) -> None:
-        """Go back to the state `before` the last move. A move that `revealed` something (drew on chance or
+        """Go back to the state `before` the moves of the last choice, all of them: a choice that chained
+        several moves is taken back as it was clicked. A choice that `revealed` something (drew on chance or
         showed anything hidden) is taken back with a fresh source of chance, kept in the log: rolled again, a die
         need not show what the undone move showed (a review saw the same 6 come up again). `tell_mover`: the
         others approved it, so the mover, who may have stopped looking, is told it is their move again."""
+        last = choice[-1]
+        public = [event for move in choice for event in move.events if visible_to(event, None)]
         event = {"type": "MoveUndone", "seat": seat, "version": last.version}
         undo: dict[str, Any] = {"type": UNDO, "version": last.version}
+        if len(choice) > 1:
+            undo["moves"] = len(choice)
         if revealed:
             undo["reseed"] = self.new_seed()
             before = table.engine.reseeded(before, undo["reseed"])
@@ -1117,7 +1138,8 @@ class GameService:
             [event],
             before,
             extra=extra,
-            note=("game.undone", {"name": table.names[seat]}),
+            # what was taken back, from the moves' public events
+            note=("game.undone_what", {"name": table.names[seat], "seat": seat, "events": public}),
         )
 
     # --- timers: reminders, deadlines, housekeeping ---------------------------------------------------------------

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
 
 import pytest
 
@@ -227,6 +228,44 @@ async def test_undo_after_a_draw_needs_everyone_elses_approval(service):
     assert outcome == "undone" and undone.state == after.state
     redrawn = await service.act(table.id, 100, {"type": "draw_gem"})
     assert redrawn.events != drew.events
+
+
+async def test_undo_takes_back_a_choice_of_several_moves_whole(service):
+    """The move picker's chained choice ("take follower 3 → draw a gem") is several moves in the log, committed
+    one after the other; undo takes the whole choice back, as it was clicked (a review saw only the draw undone
+    and the follower kept)."""
+    table = await druids(service)
+    state = table
+    while state.state["phase"] != "refill" or state.to_act() != [0]:
+        state = (
+            await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))
+        ).table
+    before = state.state
+    follower = next(a for a in state.engine.legal_actions(before, 0) if a["type"] == "take_follower")
+    took = await service.act(table.id, 100, follower)
+    await service.act(table.id, 100, {"type": "draw_gem"}, chained=True)
+    _, outcome = await service.request_undo(table.id, 100)
+    assert outcome == "asked"  # the draw showed a card
+    await service.answer_undo(table.id, 101, True)
+    after, outcome = await service.answer_undo(table.id, 102, True)
+    assert outcome == "undone" and after.state == table.engine.reseeded(before, 42)
+    assert (await service.replay(after))[0] == after.state
+    # The next undo takes back the choice before it, which was one move.
+    undone, outcome = await service.request_undo(table.id, 100)
+    if outcome == "asked":
+        await service.answer_undo(table.id, 101, True)
+        undone, outcome = await service.answer_undo(table.id, 102, True)
+    undo = (await service.moves(table.id))[-1].action
+    assert outcome == "undone" and undo["version"] == took.table.version - 1 and "moves" not in undo
+    assert (await service.replay(undone))[0] == undone.state
+
+
+def test_another_seats_move_in_between_breaks_a_choice():
+    """In a simultaneous phase another seat's move may be committed between the parts of a chained choice: undo
+    then takes back only the part after it (the parts before lie under the other seat's move)."""
+    a, x, b = (SimpleNamespace(seat=s, chained=c) for s, c in ((0, False), (1, False), (0, True)))
+    assert GameService._last_choice([a, x, b]) == [b]
+    assert GameService._last_choice([x, a, b]) == [a, b]
 
 
 async def test_a_refused_undo_changes_nothing(service):

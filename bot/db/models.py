@@ -16,6 +16,7 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -124,6 +125,8 @@ class Move(Base):
     # cannot change or break a running game's past). None for moves logged before snapshots were kept.
     state_after: Mapped[str | None] = mapped_column(Text)
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Picked in one choice with the move before it (a chain in the move picker): an undo takes the choice back whole.
+    chained: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
 
 
 class Spectator(Base):

@@ -4,9 +4,13 @@ logs and exports, spectators, stats and server settings. Time is moved by the te
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
+from bot.chooser import split
+from bot.picker import offered
+from bot.service import choices
 from tests.e2e.harness import Harness, harness
 
 pytestmark = pytest.mark.e2e
@@ -118,6 +122,25 @@ async def test_bots_fill_seats_and_a_game_runs_to_the_end(tmp_path, database_url
         assert h.sb.violations == []
 
 
+async def test_undo_takes_back_a_chained_choice_as_it_was_clicked(tmp_path):
+    """A Druids turn's first choice in the move picker plays two cards at once (two moves in the log); /play undo
+    takes both back, not only the second."""
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        game_id = await started(h, ["alice", "bob", "dave"])
+        table = await h.table(game_id)
+        offers = offered(table, 0, choices(table, 0))
+        both = next(a for a in offers if [p["type"] for p in split(a)] == ["play_card", "play_card"])
+        await h.play_through_chooser(alice, game_id, both)
+        assert (await h.table(game_id)).version == table.version + 2
+        undone = await h.slash(alice, h.thread(table), "play undo")
+        assert (await h.table(game_id)).state == table.state
+        # The answer and the board say what was taken back: both cards, from the public events.
+        took_back = "took back their last move: " + " ".join(["Alice plays a gem face down at Place"] * 2)
+        assert took_back in re.sub(r" \d+ \(\w+\)\.", "", undone.message.text)
+        assert undone.message.text.split(": ", 1)[1] in h.board_message(await h.table(game_id)).text
+
+
 async def test_undo_leave_substitute_and_vote_out(tmp_path):
     async with harness(tmp_path) as h:
         alice, bob, dave, erin = (h.users[n] for n in ("alice", "bob", "dave", "erin"))
@@ -150,6 +173,7 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         pings = sum(alice.id in m.pinged_ids for m in h.sb.messages(thread))
         done = await h.click(dave, request, f"undo:yes:{game_id}:{version}")
         assert not done.message.interactive()
+        assert "took back their last move: Alice draws a gem" in done.message.text  # not which one
         # Back to the refill, with the unseen gems shuffled (what she drew is not what comes next), and Alice, who
         # asked and may have stopped looking, is told it is her move again.
         back = await h.table(game_id)
