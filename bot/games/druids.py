@@ -133,20 +133,36 @@ class DruidsPresenter(GamePresenter):
     def choice_facts(
         self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
     ) -> list[str]:
-        """Where a step offers both one blind draw and several, what the lone one does (look, then draw on); where
-        it offers a place both alone and with the rest of the turn, what that rest is."""
+        """Where a step asks for a place, how many cards lie at each and how many of them are the mover's (a
+        review's player had to read both pictures for it); where it offers both one blind draw and several, what
+        the lone one does (look, then draw on); where it offers a place both alone and with the rest of the turn,
+        what that rest is."""
         draws, endings, ended = set(), set(), set()
+        facts = []
+        if any(bare_key(part) == "place" for part in joint_values(key, values[0])) and view is not None:
+            facts.append(self.t("places_fact", locale, places=" · ".join(self._place_cards(view, locale))))
         for value in values:
             params = joint_values(key, value)
             draws.add(sum(bare_key(part) == "type" and kind == "draw_gem" for part, kind in params.items()))
             endings.add(params.get(ENDING) is not None)
             ended.update(move["type"] for move in params.get(ENDING) or ())
-        facts = [self.t("draw_one_fact", locale)] if 1 in draws and max(draws) > 1 else []
+        if 1 in draws and max(draws) > 1:
+            facts.append(self.t("draw_one_fact", locale))
         if endings != {True, False}:
             return facts
         # the discard already chosen, an ending is the refill alone
         discards = bool(ended & {"discard_gem", "skip_discard"})
         return [*facts, self.t("ending_fact" if discards else "ending_fact_refill", locale)]
+
+    def _place_cards(self, view: View, locale: str) -> list[str]:
+        """Each place's cards (face-down gems and followers), and how many of them are the viewer's."""
+        told = []
+        for entry in view["places"]:
+            place = self.place_name(entry["place"], view, locale)
+            cards = self.t("place_cards", locale, place=place, count=entry["gems"] + len(entry["followers"]))
+            mine = len(entry.get("mine") or [])
+            told.append(self.t("place_mine", locale, cards=cards, mine=mine) if mine else cards)
+        return told
 
     def status_text(self, view: View, names: list[str], locale: str) -> str:
         if view["finished"]:

@@ -678,3 +678,35 @@ def test_druids_asking_for_the_one_scoring_there_is_names_its_place():
         assert game.part_label("type", "request_scoring", {}, view, "en") == f"Score {place}"
         checked += 1
     assert checked >= 5
+
+
+def test_druids_steps_that_ask_for_a_place_say_how_many_cards_lie_at_each_and_how_many_are_yours():
+    """A review's player had to read the board and their own picture to choose a place: the step says it."""
+    from bot.chooser import joint_values
+
+    game = presenter("druids")
+    engine = game.engine
+    asked = 0
+    for state, seat in bot_played(engine, 3, range(1, 3), 60):
+        offers = picker_actions(engine, state, seat)
+        path: list[int] = []
+        while isinstance(step := narrow(offers, path), Prompt):
+            view = engine.view(state, seat)
+            facts = game.choice_facts(step.key, step.values, step.chosen, view, "en")
+            told = [f for f in facts if f.startswith("At the places now: ")]
+            if "place" not in {part.rsplit(".", 1)[-1] for part in joint_values(step.key, step.values[0])}:
+                assert not told
+            else:
+                asked += 1
+                expected = []
+                for index, place in enumerate(state["places"]):
+                    if place is None:
+                        continue
+                    cards = len(place["cards"])
+                    mine = sum(card["seat"] == seat for card in place["cards"])
+                    named = game.place_name(index, view, "en")
+                    text = f"{named} {cards} card{'' if cards == 1 else 's'}"
+                    expected.append(f"{text} (yours: {mine})" if mine else text)
+                assert told == [f"At the places now: {' · '.join(expected)}."]
+            path.append(0)
+    assert asked
