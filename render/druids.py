@@ -125,9 +125,9 @@ def render_table(view: View, names: list[str], locale: str) -> bytes:
     for entry in view["places"]:
         x = 24 + entry["place"] * (COL_W + 12)
         paste_text(image, (x, places_top), str(entry["place"] + 1), 20, MUTED, True)
-        if entry["gems"]:
-            text = fitted(counted(labels["gems"], locale, entry["gems"]), LABEL, COL_W - 30)
-            paste_text(image, (x + COL_W, places_top), text, LABEL, TEXT, anchor="ra")
+        if entry["gems"]:  # beside its own place's number: at the column's right it read as the next place's
+            text = fitted("· " + counted(labels["gems"], locale, entry["gems"]), LABEL, COL_W - 24)
+            paste_text(image, (x + 20, places_top), text, LABEL, TEXT)
         card_y = places_top + 32
         image.paste(_place_tile(entry["kind"], locale[:2]), (x, card_y))
         if entry["scorable"]:
