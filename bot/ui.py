@@ -292,6 +292,19 @@ def dm_view(table: Table, locale: str) -> discord.ui.View:
     return view
 
 
+def turns_view(tables: list[Table], locale: str) -> discord.ui.View | None:
+    """`/play mine`: a "Take my turn" button for each game that waits for the asker (as many as fit)."""
+    if not tables:
+        return None
+    view = Components()
+    for table in tables[:MAX_BUTTONS]:
+        label = f"{i18n.t('game.take_turn', locale)} · {table.title(locale)} #{table.id}"
+        view.add_item(
+            GameButton("table", "turn", table.id, i18n.clip(label, BUTTON_LABEL), discord.ButtonStyle.primary)
+        )
+    return view
+
+
 def chooser_view(
     table: Table, token: int, path: list[int], labels: list[str], locale: str, direct: bool = False
 ) -> discord.ui.View:

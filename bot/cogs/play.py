@@ -13,6 +13,7 @@ from bot import i18n
 from bot.games import presenter, presenters
 from bot.lobby import parse_options
 from bot.service import ACTIVE, BOT_LEVELS, FINISHED, LOBBY, PING_LEVELS, ServiceError
+from bot.ui import turns_view
 
 
 def _desc(key: str) -> _:
@@ -209,13 +210,14 @@ class PlayCog(commands.Cog):
         tables = await self.host.games_of_user(interaction.user.id)
         if interaction.guild_id is not None:
             tables = [t for t in tables if t.record.guild_id == interaction.guild_id]
-        lines = []
+        lines, waiting = [], []
         for table in tables:
             seat = table.seat_of(interaction.user.id)
             if table.status == LOBBY:
                 state = i18n.t("play.mine.lobby", locale)
             elif seat in table.to_act():
                 state = "**" + i18n.t("play.mine.your_turn", locale) + "**"
+                waiting.append(table)
             else:
                 state = i18n.t("play.mine.waiting", locale)
             where = f"<#{table.record.thread_id or table.record.channel_id}>"
@@ -230,7 +232,10 @@ class PlayCog(commands.Cog):
                 )
             )
         text = "\n".join(lines) if lines else i18n.t("play.mine.none", locale)
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        view = turns_view(waiting, locale)  # one click on from the list to the move
+        await interaction.response.send_message(
+            text[:2000], view=view or discord.utils.MISSING, ephemeral=True
+        )
 
     @play.command(name="undo", description=_desc("play.undo.description"))
     @app_commands.describe(game=_desc("option.game_id"))

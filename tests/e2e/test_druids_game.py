@@ -234,6 +234,16 @@ async def test_several_games_in_one_channel_and_across_servers(tmp_path):
         mine = await h.slash(bob, h.games, "play mine")
         assert f"#{first}" in mine.message.text and f"#{second_id}" in mine.message.text
         assert f"#{third_id}" not in mine.message.text  # another server's game
+        assert not mine.message.buttons()  # neither game waits for Bob
+        # Once one does, its "Take my turn" button is right there, and it opens his picker.
+        while (table := await h.table(first)).seat_of(int(bob.id)) not in table.to_act():
+            seat = table.to_act()[0]
+            action = table.engine.bot_action(table.state, seat, table.version)
+            await h.service.act(first, table.user_at(seat), action)
+        mine = await h.slash(bob, h.games, "play mine")
+        assert [c["custom_id"] for c in mine.message.buttons()] == [f"table:turn:{first}"]
+        opened = await h.click(bob, mine.message, f"table:turn:{first}")
+        assert opened.message.audience.user_id == bob.id and opened.message.interactive()
         assert h.sb.violations == []
 
 
