@@ -13,7 +13,8 @@ from engines import get_engine
 from engines.base import Action, Event, IllegalAction, Option, View, visible_to
 
 OPTION_ERRORS = ("unknown_option", "bad_option_value")
-ENDING_DEPTH = 1_000  # a run's ending is told after every part of the run
+END_OF_TURN = " ⏭ "  # before a run's ending (the rest of the turn as the built-in player would play it): an
+# arrow there read as one more step, like the arrows between a chain's moves
 LABEL_LIMIT = 100  # a select option's label
 ARROW = " → "  # between the moves of a chain, in its label
 DOT = " · "  # between the things a move names
@@ -137,13 +138,12 @@ class GamePresenter:
         with_types: bool,
     ) -> str:
         parts: dict[int, list[str]] = {}
+        ending = ""  # the run's last moves, told after everything else
         for part, part_value in zip(keys, values, strict=True):
             if part_value is None:  # a parameter this choice's action does not have
                 continue
-            if part == ENDING:  # the run's last moves, after everything else
-                parts[ENDING_DEPTH] = [
-                    " → ".join(collapse([self.short_text(m, view, locale) for m in part_value]))
-                ]
+            if part == ENDING:
+                ending = " → ".join(collapse([self.short_text(m, view, locale) for m in part_value]))
                 continue
             depth, bare = chain_depth(part), bare_key(part)
             level = _level(context, depth)
@@ -166,7 +166,8 @@ class GamePresenter:
                 labels.insert(
                     0, self.part_label("type", context[implied], _level(context, depth), view, locale)
                 )
-        return " → ".join(collapse([" · ".join(labels) for _, labels in sorted(parts.items())]))
+        told = " → ".join(collapse([" · ".join(labels) for _, labels in sorted(parts.items())]))
+        return f"{told}{END_OF_TURN}{ending}" if told and ending else told or ending
 
     def choice_facts(
         self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str

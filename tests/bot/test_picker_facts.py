@@ -421,7 +421,7 @@ def test_druids_says_what_the_rest_of_the_turn_after_an_arrow_is_where_a_place_c
 
     game = presenter("druids")
     engine = game.engine
-    said = quiet = refill_only = 0
+    said = quiet = refill_only = marked = 0
     for state, seat in bot_played(engine, 3, range(1, 4), 60):
         offers = picker_actions(engine, state, seat)
         path: list[int] = []
@@ -433,11 +433,18 @@ def test_druids_says_what_the_rest_of_the_turn_after_an_arrow_is_where_a_place_c
             # the discard chosen already, the arrow's part is the refill alone and the line says no more
             fact = "ending_fact" if ended & {"discard_gem", "skip_discard"} else "ending_fact_refill"
             assert (game.t(fact, "ko") in facts) == (endings == {True, False}), (ended, facts)
+            # the ending is marked apart from the arrows between the run's moves, as the line says
+            labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
+            for value, label in zip(step.values, labels, strict=True):
+                params = joint_values(step.key, value)
+                more = any(v is not None for k, v in params.items() if k != ENDING)
+                assert ("⏭" in label) == (params.get(ENDING) is not None and more), label
+                marked += "⏭" in label
             refill_only += endings == {True, False} and fact == "ending_fact_refill"
             said += endings == {True, False}
             quiet += endings != {True, False}
             path.append(0)
-    assert said and quiet and refill_only
+    assert said and quiet and refill_only and marked
 
 
 def test_a_steps_choices_are_labelled_in_one_form():
