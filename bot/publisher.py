@@ -279,9 +279,8 @@ class Publisher:
             # A move behind a screen leaves the table as it was: the board keeps its picture, uploaded once.
             same = before is not None and before.message_id == old and before.picture == picture
             png = None if same else await self._board_png(table, picture, locale)
-            if (
-                png is not None and before is not None
-            ):  # unknown until Discord answers: its answer may be lost
+            # a new picture is unknown until Discord answers, and its answer may be lost
+            if png is not None and before is not None:
                 self._settled[table.id] = before._replace(picture=b"")
             try:
                 await channel.get_partial_message(old).edit(

@@ -1011,23 +1011,24 @@ class GameService:
         return replayed
 
     async def replay(self, table: Table, upto: int | None = None) -> tuple[State, list[Move]]:
-        """Rebuild the state from the seed and the move log (undos remove the move they undid); returns the
+        """Rebuild the state from the seed and the move log (undos remove the moves they undid); returns the
         state and the moves still in effect. Only a check (export) and games without snapshots rely on it."""
         moves = [m for m in await self.moves(table.id) if upto is None or m.version <= upto]
         engine = table.engine
-        states = [
-            engine.new_game(
-                len(table.seats), engine.validate_options(table.record.options), table.record.seed
-            )
-        ]
+        dealt = engine.new_game(
+            len(table.seats), engine.validate_options(table.record.options), table.record.seed
+        )
+        states, effective = [dealt], []  # the state after each move in effect, and those moves
         for move in moves:
             if move.action.get("type") == UNDO:
-                del states[-move.action.get("moves", 1) :]
+                undone = move.action.get("moves", 1)
+                del states[-undone:], effective[-undone:]
                 if "reseed" in move.action:
                     states[-1] = engine.reseeded(states[-1], move.action["reseed"])
             else:
                 states.append(engine.apply(states[-1], move.seat, move.action)[0])
-        return states[-1], self._effective(moves)
+                effective.append(move)
+        return states[-1], effective
 
     async def request_undo(self, game_id: int, user_id: int) -> tuple[Table, str]:
         """Take back the asker's last move: at once if it revealed nothing and nobody acted since; otherwise it
@@ -1083,9 +1084,8 @@ class GameService:
             if others <= set(approvals):
                 moves = await self.moves(game_id)
                 choice = self._last_choice(self._effective(moves))
-                if (
-                    choice[-1].version != request["version"]
-                ):  # the game moved on: the request no longer applies
+                # the game moved on: the request no longer applies
+                if choice[-1].version != request["version"]:
                     await self._set_undo_request(table, None)
                     raise ServiceError("stale")
                 before = await self.state_before(table, moves, choice[0])

@@ -266,11 +266,7 @@ def board_view(
     once it is over (how each scored is read on them)."""
     view = Components()
     if not finished:
-        view.add_item(
-            GameButton(
-                "table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary
-            )
-        )
+        view.add_item(turn_button(table.id, i18n.t("game.take_turn", locale)))
         if has_private:
             view.add_item(GameButton("table", "hand", table.id, i18n.t("game.my_hand", locale)))
     if has_sheets:
@@ -286,9 +282,7 @@ def board_view(
 
 def dm_view(table: Table, locale: str) -> discord.ui.View:
     view = Components()
-    view.add_item(
-        GameButton("table", "turn", table.id, i18n.t("game.take_turn", locale), discord.ButtonStyle.primary)
-    )
+    view.add_item(turn_button(table.id, i18n.t("game.take_turn", locale)))
     return view
 
 
@@ -299,10 +293,13 @@ def turns_view(tables: list[Table], locale: str) -> discord.ui.View | None:
     view = Components()
     for table in tables[:MAX_BUTTONS]:
         label = f"{i18n.t('game.take_turn', locale)} · {table.title(locale)} #{table.id}"
-        view.add_item(
-            GameButton("table", "turn", table.id, i18n.clip(label, BUTTON_LABEL), discord.ButtonStyle.primary)
-        )
+        view.add_item(turn_button(table.id, i18n.clip(label, BUTTON_LABEL)))
     return view
+
+
+def turn_button(game_id: int, label: str) -> GameButton:
+    """The "Take my turn" button, on the board, in a DM or in a list: it opens the move picker for the game."""
+    return GameButton("table", "turn", game_id, label, discord.ButtonStyle.primary)
 
 
 def chooser_view(

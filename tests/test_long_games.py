@@ -46,6 +46,16 @@ async def druids(service, humans: int = 3, bots: int = 0):
     return await service.start(table.id, 100)
 
 
+async def _to_first_refill(service, table):
+    """Alice (seat 0, who plays first) plays her first turn as the built-in player would, up to its refill."""
+    state = table
+    while state.state["phase"] != "refill" or state.to_act() != [0]:
+        state = (
+            await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))
+        ).table
+    return state
+
+
 async def test_reminders_follow_the_servers_policy(service, clock):
     await service.update_settings(7, remind_after_hours=12, remind_every_hours=6, remind_max=2)
     table = await druids(service)
@@ -192,11 +202,7 @@ async def test_undo_restores_the_stored_state_even_after_the_games_data_changed(
 
 async def test_undo_after_a_draw_needs_everyone_elses_approval(service):
     table = await druids(service)
-    state = table
-    while state.state["phase"] != "refill" or state.to_act() != [0]:
-        state = (
-            await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))
-        ).table
+    state = await _to_first_refill(service, table)
     before = state.state
     drew = await service.act(table.id, 100, {"type": "draw_gem"})
     assert drew.table.to_act() == [0]
@@ -235,11 +241,7 @@ async def test_undo_takes_back_a_choice_of_several_moves_whole(service):
     one after the other; undo takes the whole choice back, as it was clicked (a review saw only the draw undone
     and the follower kept)."""
     table = await druids(service)
-    state = table
-    while state.state["phase"] != "refill" or state.to_act() != [0]:
-        state = (
-            await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))
-        ).table
+    state = await _to_first_refill(service, table)
     before = state.state
     follower = next(a for a in state.engine.legal_actions(before, 0) if a["type"] == "take_follower")
     took = await service.act(table.id, 100, follower)
@@ -270,11 +272,7 @@ def test_another_seats_move_in_between_breaks_a_choice():
 
 async def test_a_refused_undo_changes_nothing(service):
     table = await druids(service)
-    state = table
-    while state.state["phase"] != "refill":
-        state = (
-            await service.act(table.id, 100, state.engine.bot_action(state.state, 0, state.version))
-        ).table
+    await _to_first_refill(service, table)
     drew = await service.act(table.id, 100, {"type": "draw_gem"})
     await service.request_undo(table.id, 100)
     after, outcome = await service.answer_undo(table.id, 102, False)

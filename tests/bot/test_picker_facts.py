@@ -389,6 +389,18 @@ def test_roll_player_labels_say_what_a_flip_and_a_gold_die_give():
     assert flips and gold_dice and market_gold
 
 
+def _druids_picker_steps(seeds: range):
+    """Every step of the move picker along its first choices, in seeded 3-player Druids games: the state, the
+    seat, the step and the seat's view."""
+    engine = presenter("druids").engine
+    for state, seat in bot_played(engine, 3, seeds, 60):
+        offers = picker_actions(engine, state, seat)
+        path: list[int] = []
+        while isinstance(step := narrow(offers, path), Prompt):
+            yield state, seat, step, engine.view(state, seat)
+            path.append(0)
+
+
 def test_druids_says_what_a_lone_blind_draw_does_beside_a_full_refill():
     """Where a refill can be one blind draw or several at once, the step says the lone draw shows its card before
     any more; where only one card is needed, it says nothing."""
@@ -420,30 +432,24 @@ def test_druids_says_what_the_rest_of_the_turn_after_an_arrow_is_where_a_place_c
     from bot.chooser import ENDING, joint_values
 
     game = presenter("druids")
-    engine = game.engine
     said = quiet = refill_only = marked = 0
-    for state, seat in bot_played(engine, 3, range(1, 4), 60):
-        offers = picker_actions(engine, state, seat)
-        path: list[int] = []
-        while isinstance(step := narrow(offers, path), Prompt):
-            view = engine.view(state, seat)
-            facts = game.choice_facts(step.key, step.values, step.chosen, view, "ko")
-            endings = {joint_values(step.key, v).get(ENDING) is not None for v in step.values}
-            ended = {m["type"] for v in step.values for m in joint_values(step.key, v).get(ENDING) or ()}
-            # the discard chosen already, the arrow's part is the refill alone and the line says no more
-            fact = "ending_fact" if ended & {"discard_gem", "skip_discard"} else "ending_fact_refill"
-            assert (game.t(fact, "ko") in facts) == (endings == {True, False}), (ended, facts)
-            # the ending is marked apart from the arrows between the run's moves, as the line says
-            labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
-            for value, label in zip(step.values, labels, strict=True):
-                params = joint_values(step.key, value)
-                more = any(v is not None for k, v in params.items() if k != ENDING)
-                assert ("⏭" in label) == (params.get(ENDING) is not None and more), label
-                marked += "⏭" in label
-            refill_only += endings == {True, False} and fact == "ending_fact_refill"
-            said += endings == {True, False}
-            quiet += endings != {True, False}
-            path.append(0)
+    for _, _, step, view in _druids_picker_steps(range(1, 4)):
+        facts = game.choice_facts(step.key, step.values, step.chosen, view, "ko")
+        endings = {joint_values(step.key, v).get(ENDING) is not None for v in step.values}
+        ended = {m["type"] for v in step.values for m in joint_values(step.key, v).get(ENDING) or ()}
+        # the discard chosen already, the arrow's part is the refill alone and the line says no more
+        fact = "ending_fact" if ended & {"discard_gem", "skip_discard"} else "ending_fact_refill"
+        assert (game.t(fact, "ko") in facts) == (endings == {True, False}), (ended, facts)
+        # the ending is marked apart from the arrows between the run's moves, as the line says
+        labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
+        for value, label in zip(step.values, labels, strict=True):
+            params = joint_values(step.key, value)
+            more = any(v is not None for k, v in params.items() if k != ENDING)
+            assert ("⏭" in label) == (params.get(ENDING) is not None and more), label
+            marked += "⏭" in label
+        refill_only += endings == {True, False} and fact == "ending_fact_refill"
+        said += endings == {True, False}
+        quiet += endings != {True, False}
     assert said and quiet and refill_only and marked
 
 
@@ -692,28 +698,22 @@ def test_druids_steps_that_ask_for_a_place_say_how_many_cards_lie_at_each_and_ho
     from bot.chooser import joint_values
 
     game = presenter("druids")
-    engine = game.engine
     asked = 0
-    for state, seat in bot_played(engine, 3, range(1, 3), 60):
-        offers = picker_actions(engine, state, seat)
-        path: list[int] = []
-        while isinstance(step := narrow(offers, path), Prompt):
-            view = engine.view(state, seat)
-            facts = game.choice_facts(step.key, step.values, step.chosen, view, "en")
-            told = [f for f in facts if f.startswith("At the places now: ")]
-            if "place" not in {part.rsplit(".", 1)[-1] for part in joint_values(step.key, step.values[0])}:
-                assert not told
-            else:
-                asked += 1
-                expected = []
-                for index, place in enumerate(state["places"]):
-                    if place is None:
-                        continue
-                    cards = len(place["cards"])
-                    mine = sum(card["seat"] == seat for card in place["cards"])
-                    named = game.place_name(index, view, "en")
-                    text = f"{named} {cards} card{'' if cards == 1 else 's'}"
-                    expected.append(f"{text} (yours: {mine})" if mine else text)
-                assert told == [f"At the places now: {' · '.join(expected)}."]
-            path.append(0)
+    for state, seat, step, view in _druids_picker_steps(range(1, 3)):
+        facts = game.choice_facts(step.key, step.values, step.chosen, view, "en")
+        told = [f for f in facts if f.startswith("At the places now: ")]
+        if "place" not in {part.rsplit(".", 1)[-1] for part in joint_values(step.key, step.values[0])}:
+            assert not told
+        else:
+            asked += 1
+            expected = []
+            for index, place in enumerate(state["places"]):
+                if place is None:
+                    continue
+                cards = len(place["cards"])
+                mine = sum(card["seat"] == seat for card in place["cards"])
+                named = game.place_name(index, view, "en")
+                text = f"{named} {cards} card{'' if cards == 1 else 's'}"
+                expected.append(f"{text} (yours: {mine})" if mine else text)
+            assert told == [f"At the places now: {' · '.join(expected)}."]
     assert asked
