@@ -460,12 +460,14 @@ class Publisher:
         """A happening the service noted with the change (someone left, a deadline move, …), in words: in the
         game's language, or in `locale` for one person's answer."""
         locale = locale or table.record.locale
-        params = {**_names(table), **note.get("params", {})}
+        key, params = note["key"], {**_names(table), **note.get("params", {})}
         if "events" in params and table.state is not None:  # a move told from its committed public events
             game = presenter(table.engine.name)
             events, seat = params.pop("events"), params["seat"]
             params["action"] = game.move_summary(events, table.names, table.view(None), locale, seat)
-        return i18n.t(note["key"], locale, **params)
+            if not params["action"]:  # the others saw nothing of it: the note names the seat instead
+                key += "_unseen"
+        return i18n.t(key, locale, **params)
 
     # --- when Discord says no -------------------------------------------------------------------------------------
 

@@ -244,9 +244,9 @@ class GamePresenter:
     def move_summary(self, events: list[Event], names: list[str], view: View, locale: str, seat: int) -> str:
         """The same, for others (a move played on a deadline, by the built-in player): what the seat did, from
         the events anyone may see, without a closing full stop (it goes inside a sentence). Only the seat's own
-        lines: what followed for others is on the board, and a move behind a screen shows nothing."""
+        lines, which name the seat: what followed for others is on the board. Empty for a move behind a screen."""
         own, _, _ = self._told([e for e in events if visible_to(e, None)], names, view, locale, seat)
-        return " ".join(own).rstrip(".") or i18n.t("chooser.done_unseen", locale)
+        return " ".join(own).rstrip(".")
 
     def _told(
         self, events: list[Event], names: list[str], view: View, locale: str, seat: int

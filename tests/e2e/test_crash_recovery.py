@@ -128,5 +128,5 @@ async def test_a_deadline_move_killed_before_its_board(tmp_path):
         await bot.start()
         await sb.wait_until(lambda: bot.query("SELECT publish_at FROM games") == [(None,)], WAIT)
         newest = boards(sb, thread)[-1]
-        assert "missed the deadline" in newest.text
+        assert "⌛ The deadline passed, so the host moved: Alice draws a gem." in newest.text
         assert newest.pinged_ids == [users["bob"].id]  # the turn passed to Bob, who is told on the new board

@@ -136,7 +136,7 @@ async def test_undo_takes_back_a_chained_choice_as_it_was_clicked(tmp_path):
         undone = await h.slash(alice, h.thread(table), "play undo")
         assert (await h.table(game_id)).state == table.state
         # The answer and the board say what was taken back: both cards, from the public events.
-        took_back = "took back their last move: " + " ".join(["Alice plays a gem face down at Place"] * 2)
+        took_back = "Taken back: " + " ".join(["Alice plays a gem face down at Place"] * 2)
         assert took_back in re.sub(r" \d+ \(\w+\)\.", "", undone.message.text)
         assert undone.message.text.split(": ", 1)[1] in h.board_message(await h.table(game_id)).text
 
@@ -153,7 +153,7 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         )
         await h.slash(alice, thread, "play move", {"action": f"{h.token(table, alice)}:{index}"})
         undone = await h.slash(alice, thread, "play undo")
-        assert "took back" in undone.message.text
+        assert "Taken back: Alice plays" in undone.message.text
         assert (await h.table(game_id)).state == table.state
 
         # After a draw, the others must approve.
@@ -173,7 +173,7 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         pings = sum(alice.id in m.pinged_ids for m in h.sb.messages(thread))
         done = await h.click(dave, request, f"undo:yes:{game_id}:{version}")
         assert not done.message.interactive()
-        assert "took back their last move: Alice draws a gem" in done.message.text  # not which one
+        assert "Taken back: Alice draws a gem." in done.message.text  # not which one
         # Back to the refill, with the unseen gems shuffled (what she drew is not what comes next), and Alice, who
         # asked and may have stopped looking, is told it is her move again.
         back = await h.table(game_id)
