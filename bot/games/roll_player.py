@@ -268,6 +268,8 @@ class RollPlayerPresenter(GamePresenter):
             name = self.card_name(value, locale)
             if kind == "buy_card" and "tokens" not in chosen:  # else the tokens' label tells the price
                 return self._price_label(name, value, view, locale)
+            if kind is None and _discarding_only(view):  # its kind is never asked: the label says it
+                return self.t("action.discard_card", locale, card=name, gold=self._market_gold(view))
             return name
         if key == "card_type":
             return self.card_type_name(value, locale)
@@ -354,6 +356,8 @@ class RollPlayerPresenter(GamePresenter):
     ) -> str:
         if key.split(JOIN)[0] == "colour" and view is not None and _sorting(view):
             return self.t("prompt.tie", locale)
+        if key == "card" and not (chosen or {}).get("type") and view is not None and _discarding_only(view):
+            return self.t("prompt.discard_only", locale)
         return super().prompt_text(key, locale, chosen, view)
 
     def choice_facts(
@@ -375,7 +379,7 @@ class RollPlayerPresenter(GamePresenter):
                 tokens = me["discounts"]
                 lines.append(self.t("purse_fact", locale, count=tokens, gold=me["gold"], tokens=tokens))
         room = FACTS_ROOM - sum(len(line) + 1 for line in lines)
-        return lines + self._offer_facts(offered, room, locale, token)
+        return lines + self._offer_facts(offered, room, view, locale, token)
 
     def _tie_fact(self, pending: dict[str, Any], locale: str) -> str:
         value = min(die[1] for die in pending["dice"])
@@ -384,11 +388,14 @@ class RollPlayerPresenter(GamePresenter):
         return self.t("tie_fact", locale, value=value, dice=self.dice_label(tied, locale), card=card)
 
     def _offer_facts(
-        self, offered: dict[str, list[Any]], room: int, locale: str, token: int | None
+        self, offered: dict[str, list[Any]], room: int, view: View, locale: str, token: int | None
     ) -> list[str]:
         """What each card, skill or class on offer does, while the lines fit in `room`; the rest counted (a long
-        list, the discard pile, is left to /rules). A weapon says how many hands it takes, and a card with an
-        arrow where it moves the viewer's alignment token (at `token`)."""
+        list, the discard pile, is left to /rules). A card in the market or its discard pile says what it costs
+        the viewer (a review's player brought one back and was not told its price, another could afford none and
+        saw no prices); a weapon how many hands it takes, and a card with an arrow where it moves the viewer's
+        alignment token (at `token`)."""
+        on_sale = {*view.get("market", ()), *view.get("discard", ())}
         cards = [*offered.get("card", []), *offered.get("skill", []), *offered.get("copy", [])]
         lines: list[str] = []
         untold = 0
@@ -404,7 +411,10 @@ class RollPlayerPresenter(GamePresenter):
                     name, text = self._with_hands_and_arrow(ident, name, text, token, locale)
                 provisional = texts[ident].get("provisional")
                 mark = f" {PROVISIONAL_MARKS[provisional]}" if provisional else ""
-                line = self.t("offered_fact", locale, name=name + mark, text=text)
+                name += mark
+                if kind == "card" and ident in on_sale and ident in offered.get("card", ()):
+                    name = self._price_label(name, ident, view, locale)
+                line = self.t("offered_fact", locale, name=name, text=text)
                 if len(line) + 1 > room:
                     untold += 1
                     continue
@@ -986,6 +996,18 @@ def _offered(key: str, values: list[Any]) -> dict[str, list[Any]]:
 
 
 FACTS_ROOM = 1400  # of a picker message's 2,000 characters, what the lines under its question may take
+
+
+def _discarding_only(view: View) -> bool:
+    """Whether the viewer is at the market and can afford none of its cards, discount tokens and all: every card
+    they may choose there is discarded for gold."""
+    seat = view.get("viewer")
+    if view.get("phase") != "market" or seat is None or seat not in view["to_act"] or not view["market"]:
+        return False
+    me = view["seats"][seat]
+    if (view.get("pending") or {}).get("kind") is not None:
+        return False  # something else is asked first (a weapon to put down, a Druid's card to bring back)
+    return all(card_price(me, card) - me["discounts"] > me["gold"] for card in view["market"])
 
 
 def _picking(view: View) -> bool:

@@ -592,6 +592,53 @@ def test_roll_player_a_gold_die_is_told_where_taking_a_card_is_the_only_kind_of_
     raise AssertionError("no pick of a gold die with nothing else to do")
 
 
+def test_roll_player_a_market_that_can_only_be_discarded_from_says_so_with_its_prices():
+    """A review's player with 2 gold was asked "Which card?" with bare names, and her click discarded the card: a
+    market step whose every choice discards asks so, its labels say "Discard", and every market card and every
+    card that can be brought back from the discard pile says what it costs the mover."""
+    from engines.roll_player.data import CARDS
+    from engines.roll_player.rules import card_price
+
+    game = presenter("roll_player")
+    engine = game.engine
+    seen = {"discard only": 0, "buying": 0, "bringing back": 0}
+    for state, seat in bot_played(engine, 3, range(30), 400):
+        actions = engine.legal_actions(state, seat)
+        kinds = {a["type"] for a in actions}
+        if state["phase"] != "market" or not kinds & {"buy_card", "discard_card", "recall_card"}:
+            continue
+        view = engine.view(state, seat)
+        me = view["seats"][seat]
+        offers = picker_actions(engine, state, seat, actions)
+        to_card = path_to(offers, next(a for a in offers if a.get("card") in CARDS))
+        steps = [narrow(offers, to_card[:n]) for n in range(len(to_card))]
+        # the first that names cards
+        step = next((s for s in steps if any(k.split(".")[-1] == "card" for k in s.keys)), None)
+        if step is None:  # one card only, told by the kind of move ("Buy Cure Wounds")
+            continue
+        question = game.prompt_text(step.key, "en", step.chosen, view)
+        labels = game.value_labels(step.key, step.values, step.chosen, view, "en")
+        facts = "\n".join(game.choice_facts(step.key, step.values, step.chosen, view, "en"))
+        only_discards = kinds == {"discard_card"}
+        assert (
+            question == "You can afford none of the cards: which do you discard for gold?"
+        ) == only_discards
+        if only_discards:
+            assert all(label.startswith("Discard ") and label.endswith(" for 2 gold") for label in labels)
+            seen["discard only"] += 1
+        seen["bringing back" if "recall_card" in kinds else "buying"] += not only_discards
+        lines = facts.split("\n")
+        priced = 0
+        for card in {a["card"] for a in actions if "card" in a}:
+            for line in (line for line in lines if line.startswith(f"• **{game.card_name(card, 'en')}")):
+                assert f"— {card_price(me, card)} gold" in line, line
+                priced += 1
+        assert priced, facts
+        if all(seen.values()):
+            return
+    raise AssertionError(seen)
+
+
 def test_druids_scoring_and_refill_steps_read_as_what_they_are():
     """Asking for a scoring asks which place is to be scored (not where to put something); a move chosen part
     way is told as one move, each card with its place; two followers taken back are offered once, not in both
