@@ -318,19 +318,22 @@ class GameHost:
         seat = table.seat_of(interaction.user.id)
         assert seat is not None
         locale = table.record.locale
-        name = table.names[seat]
         if outcome == "undone":
-            try:
-                await interaction.followup.send(
-                    self._undone_text(table, i18n.norm(str(interaction.locale))), ephemeral=True
+            mine = i18n.norm(str(interaction.locale))
+            try:  # what was taken back, and the player's choices again
+                await interaction.edit_original_response(
+                    **await self.picker.fresh(table, seat, mine, [self._undone_text(table, mine)])
                 )
+
+                async def shown_already(now: Table) -> bool:  # so no ping or DM says so again
+                    return now.version == table.version
+
+                self.publisher.carry_on(table.id, seat, shown_already)
             finally:  # what is committed is shown even if this answer fails
                 await self.after_commit(table.id)
             return
         others = [s for s in table.seats if s.seat != seat and not s.is_bot]
-        text = i18n.t(
-            "game.undo_asked", locale, name=name, names=", ".join(f"<@{s.user_id}>" for s in others)
-        )
+        text = self._undo_asked_text(table, locale, ", ".join(f"<@{s.user_id}>" for s in others))
         channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
         prefs = await self.service.ping_preferences([s.user_id for s in others])
         pinged = [discord.Object(s.user_id) for s in others if prefs[s.user_id] == "all"]
@@ -338,7 +341,7 @@ class GameHost:
             text, view=undo_view(table, locale), allowed_mentions=discord.AllowedMentions(users=pinged)
         )
         mine = i18n.norm(str(interaction.locale))  # the asker's own answer, in their language
-        asked = i18n.t("game.undo_asked", mine, name=name, names=", ".join(s.display_name for s in others))
+        asked = self._undo_asked_text(table, mine, ", ".join(s.display_name for s in others))
         await interaction.followup.send(
             asked, ephemeral=True, allowed_mentions=discord.AllowedMentions.none()
         )
@@ -374,6 +377,14 @@ class GameHost:
             await interaction.response.edit_message(content=self._undone_text(table, locale), view=None)
         finally:  # what is committed is shown even if this answer fails
             await self.after_commit(table.id)
+
+    def _undo_asked_text(self, table: Table, locale: str, names: str) -> str:
+        """The request for approval, saying what would be taken back (a review's players were asked to approve
+        "their last move" and told what it was only once it was undone)."""
+        request = table.record.undo_request or {}
+        params = {"events": request["events"], "seat": request["seat"], "names": names}
+        note = {"key": "game.undo_asked", "params": {**params, "name": table.names[request["seat"]]}}
+        return self.publisher.note_text(table, note, locale)
 
     def _undone_text(self, table: Table, locale: str) -> str:
         """What the undo just committed took back, in words: its note for the board, in `locale`."""

@@ -34,7 +34,7 @@ from bot.chooser import (
 from bot.games import presenter
 from bot.service import ACTIVE, FINISHED, MoveResult, ServiceError, Table, choice_token, choices
 from bot.ui import chooser_view, png_file
-from engines.base import IllegalAction
+from engines.base import IllegalAction, visible_to
 
 if TYPE_CHECKING:
     from bot.host import GameHost
@@ -55,6 +55,8 @@ ANSWER_AT_ONCE_WITHIN = 0.1  # seconds
 MOVES_NAMED = 5  # the moves named when typed words fit several, or only part of one
 PLAYED_FROM_KEPT = 2_000  # pickers remembered as played from, for telling a double click from a new one
 REPEAT_WITHIN = 3.0  # seconds after a click in which the same click again is taken for a double click
+MOVES_SINCE = 12  # a picker carried on past the built-in players' moves tells at most this many of them
+SINCE_LENGTH = 700  # characters
 OFFERS_KEPT = 50_000  # picker offers kept in all: a Druids turn offers up to some 1,500 of ~0.6 kB
 
 
@@ -165,6 +167,39 @@ class Picker:
         labels = game.value_labels(step.key, step.values, step.chosen, view_data, locale)
         return _content(lines), chooser_view(table, token, path, labels, locale)
 
+    def carry_on(self, interaction: discord.Interaction, table: Table, locale: str) -> None:
+        """If `table` (as the clicker's answer shows it) waits for built-in players alone, that answer carries on
+        to the clicker's next choice when the game comes back to them, saying what happened meanwhile, instead of
+        a ping and a DM a second later (Publisher.carry_on)."""
+        seat = table.seat_of(interaction.user.id)
+        waiting = table.to_act()
+        if seat is None or table.status != ACTIVE or not waiting or seat in waiting or table.people(waiting):
+            return
+        since = table.version
+
+        async def answer(now: Table) -> bool:
+            moves = await self._since(now, since, locale)
+            notes = [
+                i18n.t("chooser.back_meanwhile" if moves else "chooser.back_to_you", locale, moves=moves)
+            ]
+            try:
+                await interaction.edit_original_response(**await self.fresh(now, seat, locale, notes))
+            except discord.HTTPException as error:  # expired or refused: the player is pinged instead
+                log.info("could not carry on the picker of game %s: %s", now.id, error)
+                return False
+            return True
+
+        self.host.publisher.carry_on(table.id, seat, answer)
+
+    async def _since(self, table: Table, version: int, locale: str) -> str:
+        """What everyone saw happen after `version`, in brief."""
+        game = presenter(table.engine.name)
+        moves = await self.service.recent_events(table, min(table.version - version, MOVES_SINCE))
+        events = [e for _, told in moves for e in told if visible_to(e, None)]
+        view = table.view(None)
+        texts = [game.event_text(e, table.names, view, locale) for e in game.condensed(events)]
+        return i18n.clip(" ".join(t for t in texts if t), SINCE_LENGTH)
+
     async def waiting_line(self, table: Table, seat: int, locale: str) -> str:
         """Nothing to do: say who the game is waiting for, and how long a reaction window may last."""
         if table.status == FINISHED:  # the mover's own last move ended it
@@ -205,6 +240,7 @@ class Picker:
             file=png_file(png, "private.png") if png else discord.utils.MISSING,
             ephemeral=True,
         )
+        self.carry_on(interaction, table, locale)
 
     def _opens_at_once(self, table: Table, seat: int, locale: str) -> bool:
         """Whether a picker for `seat` needs no worker: neither for its offers nor for its private picture."""
@@ -287,9 +323,9 @@ class Picker:
     async def _restart(
         self, interaction: discord.Interaction, table: Table, seat: int, locale: str, note: str
     ) -> None:
-        await interaction.edit_original_response(**await self._fresh(table, seat, locale, [note]))
+        await interaction.edit_original_response(**await self.fresh(table, seat, locale, [note]))
 
-    async def _fresh(self, table: Table, seat: int, locale: str, notes: list[str]) -> dict[str, Any]:
+    async def fresh(self, table: Table, seat: int, locale: str, notes: list[str]) -> dict[str, Any]:
         """The seat's picker from its first step, after `notes`, with its private picture as it is now: a picker
         answered after the game moved on must not keep the picture of the moment it was opened."""
         content, view = await self.message(table, seat, [], locale, notes)
@@ -324,19 +360,21 @@ class Picker:
                 await _acknowledge(interaction)
         edit, committed = await answering
         delivered = await _answer(interaction, edit, table.id)
-        if picker is not None and not (delivered and committed):
+        if picker is not None and not (delivered and committed is not None):
             # Nothing played, or the picker still shows its choices: the same click again deserves its answer.
             self._played_from.pop(picker.id, None)
-        if committed:
+        if committed is not None:
+            if delivered:
+                self.carry_on(interaction, committed, locale)
             await self.host.after_commit(table.id)
 
     async def _play(
         self, table: Table, user_id: int, step: Chosen, locale: str
-    ) -> tuple[dict[str, Any], bool]:
+    ) -> tuple[dict[str, Any], Table | None]:
         """Apply the chosen action — one move, or a chain of the mover's own moves picked at once. Each part is
         committed on its own, none of them shown before the last (Publisher.holding); if a later part is refused,
-        what went before stands and the picker says why the rest did not. The mover's answer, and whether anything
-        was committed."""
+        what went before stands and the picker says why the rest did not. The mover's answer, and the game as
+        the last committed part left it (None if nothing was committed)."""
         results: list[MoveResult] = []
         read = table
         try:
@@ -351,8 +389,8 @@ class Picker:
             fresh = await self.service.get(table.id)
             seat = fresh.seat_of(user_id)
             notes = [self.host.explain(error, locale, fresh)]
-            return await self._fresh(fresh, seat or 0, locale, notes), bool(results)
-        return await self.confirmation(results, locale), True
+            return await self.fresh(fresh, seat or 0, locale, notes), fresh if results else None
+        return await self.confirmation(results, locale), read
 
     async def confirmation(self, results: list[MoveResult], locale: str) -> dict[str, Any]:
         """The mover's picker after a committed move: what was done, in the words of the committed events, and
@@ -365,7 +403,7 @@ class Picker:
         notes = [
             game.confirmation(events, table.names, table.view(result.seat), locale, result.seat, actions)
         ]
-        return await self._fresh(table, result.seat, locale, notes)
+        return await self.fresh(table, result.seat, locale, notes)
 
     async def move_by_text(self, interaction: discord.Interaction, table: Table, value: str) -> None:
         """/play move (already deferred): the autocomplete's value is '<choice token>:<index into the choices>';
@@ -391,7 +429,8 @@ class Picker:
                 error = ServiceError("stale_move")
             await interaction.followup.send(self.host.explain(error, locale, table), ephemeral=True)
             return
-        await _answer(interaction, await self.confirmation([result], locale), table.id)
+        if await _answer(interaction, await self.confirmation([result], locale), table.id):
+            self.carry_on(interaction, result.table, locale)
         await self.host.after_commit(table.id)
 
     def _index_of(self, table: Table, seat: int, value: str, locale: str) -> int:

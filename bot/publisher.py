@@ -13,7 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import OrderedDict
-from collections.abc import Iterator, Set
+from collections.abc import Awaitable, Callable, Iterator, Set
 from contextlib import contextmanager
 from datetime import timedelta
 from typing import Any, NamedTuple
@@ -60,6 +60,8 @@ HANDLER_GRACE = timedelta(seconds=5)
 PUBLISHING_AT_ONCE = 8
 SETTLED_KEPT = 2_000  # boards whose text is kept for settling them (at most about 4 kB each)
 SHOW_WITHIN = 30  # seconds; a Discord call hung longer gives its turn up and is retried like any failure
+# A picker can be edited for 15 minutes after its interaction; one left waiting longer is not carried on.
+CARRY_ON_WITHIN = 10 * 60  # seconds
 TRANSIENT = (discord.DiscordServerError, asyncio.TimeoutError, aiohttp.ClientError)
 
 
@@ -69,6 +71,9 @@ class Shown(NamedTuple):
     message_id: int
     text: str
     picture: bytes
+
+
+CarryOn = Callable[[Table], Awaitable[bool]]
 
 
 class Permanent(Exception):
@@ -103,8 +108,32 @@ class Publisher:
         # that shows the same table keeps the picture it has). Kept in memory only; after a restart (or for a
         # game shown less lately than SETTLED_KEPT others) the old board just loses its buttons.
         self._settled: OrderedDict[int, Shown] = OrderedDict()
+        # Players looking at an answer that says the game waits for built-in players only: when it comes back to
+        # them, that answer carries on to their next choice instead of a ping and a DM (see carry_on).
+        self._carrying: dict[tuple[int, int], tuple[float, CarryOn]] = {}
 
     # --- when it runs ---------------------------------------------------------------------------------------------
+
+    def carry_on(self, game_id: int, seat: int, answer: CarryOn) -> None:
+        """The player at `seat` is looking at an answer that waits for built-in players alone. When the game
+        next needs them, `answer(table)` is tried first: if it shows them their next choice (True), they are not
+        pinged or sent a "your move" DM for that wait; if it cannot (False: the answer expired or Discord
+        refused), they are told as anyone is."""
+        now = asyncio.get_running_loop().time()
+        self._carrying = {k: v for k, v in self._carrying.items() if v[0] > now}
+        self._carrying[(game_id, seat)] = (now + CARRY_ON_WITHIN, answer)
+
+    async def _carried_on(self, table: Table) -> set[int]:
+        """The seats newly to act whose player's waiting answer moved on to their choice."""
+        if table.record.status != ACTIVE or table.record.demo_move_at is not None:
+            return set()
+        now = asyncio.get_running_loop().time()
+        carried = set()
+        for seat in self._newly_told(table):
+            until, answer = self._carrying.pop((table.id, seat), (0.0, None))
+            if answer is not None and until > now and await answer(table):
+                carried.add(seat)
+        return carried
 
     @contextmanager
     def holding(self, game_id: int) -> Iterator[None]:
@@ -175,10 +204,14 @@ class Publisher:
                 await self._open_thread(table)
             if record.lobby_message_id and record.shown_version < 1 and record.demo_move_at is None:
                 await self._close_lobby(table)
-            pinged = await self._show_board(table)
+            carried = await self._carried_on(table)
+            pinged = await self._show_board(table, carried)
             if record.status == ACTIVE and record.demo_move_at is None:
                 sent = await self.private.update(
-                    table, self._newly_told(table), unsure=table.id in self.unsure, pinged=frozenset(pinged)
+                    table,
+                    self._newly_told(table) - carried,
+                    unsure=table.id in self.unsure,
+                    pinged=frozenset(pinged),
                 )
             elif record.status != ACTIVE:
                 sent = await self.private.close(table)
@@ -245,8 +278,8 @@ class Publisher:
             if told.get(seat) != mark and table.user_at(seat) is not None
         }
 
-    async def _show_board(self, table: Table) -> list[int]:
-        """Post or edit the board; returns who it mentions for this wait."""
+    async def _show_board(self, table: Table, carried: Set[int]) -> list[int]:
+        """Post or edit the board; returns who it mentions for this wait (not those `carried` on by their answer)."""
         record = table.record
         game = presenter(table.engine.name)
         locale = record.locale
@@ -258,7 +291,8 @@ class Publisher:
         # message with pings.
         announced = {stretch_of(mark) for mark in table.told.values()}
         newly = {seat for seat in newly if stretch_of(table.acting[seat]) not in announced}
-        pinged = await self._pinged(table, newly)
+        # a player whose own answer carried on to their choice gets a new board, but no mention
+        pinged = await self._pinged(table, newly - carried)
         demo = record.demo_move_at is not None
         new_message = record.board_message_id is None or record.status in ENDED or (bool(newly) and not demo)
         if record.board_message_id is not None and record.shown_version >= record.version:

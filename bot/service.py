@@ -1060,7 +1060,15 @@ class GameService:
                 await session.execute(
                     update(Game)
                     .where(Game.id == game_id, Game.version == table.version)
-                    .values(undo_request={"version": last.version, "seat": seat, "approvals": []})
+                    .values(
+                        undo_request={
+                            "version": last.version,
+                            "seat": seat,
+                            "approvals": [],
+                            # what the others are asked to take back, as they saw it
+                            "events": [event for event in events if visible_to(event, None)],
+                        }
+                    )
                 )
             return await self.get(game_id), "asked"
 

@@ -122,6 +122,11 @@ async def test_bots_fill_seats_and_a_game_runs_to_the_end(tmp_path, database_url
         assert h.sb.violations == []
 
 
+def pings(h, user, table) -> int:
+    """How many of the game's thread messages mention `user` (an edit keeps the mentions it was posted with)."""
+    return sum(user.id in m.pinged_ids for m in h.sb.messages(h.thread(table)))
+
+
 async def test_undo_takes_back_a_chained_choice_as_it_was_clicked(tmp_path):
     """A Druids turn's first choice in the move picker plays two cards at once (two moves in the log); /play undo
     takes both back, not only the second."""
@@ -133,12 +138,19 @@ async def test_undo_takes_back_a_chained_choice_as_it_was_clicked(tmp_path):
         both = next(a for a in offers if [p["type"] for p in split(a)] == ["play_card", "play_card"])
         await h.play_through_chooser(alice, game_id, both)
         assert (await h.table(game_id)).version == table.version + 2
+        dms, pinged = {m.id for m in h.sb.dms(alice)}, pings(h, alice, table)
         undone = await h.slash(alice, h.thread(table), "play undo")
         assert (await h.table(game_id)).state == table.state
         # The answer and the board say what was taken back: both cards, from the public events.
         took_back = "Taken back: " + " ".join(["Alice plays a gem face down at Place"] * 2)
         assert took_back in re.sub(r" \d+ \(\w+\)\.", "", undone.message.text)
-        assert undone.message.text.split(": ", 1)[1] in h.board_message(await h.table(game_id)).text
+        note = undone.message.text.split("\n")[0]
+        board = h.board_message(await h.table(game_id))
+        assert note.split(": ", 1)[1] in board.text
+        # The answer carries on with her choices again, so neither the board nor a DM tells her a second later.
+        assert undone.message.selects() or undone.message.buttons()
+        assert pings(h, alice, table) == pinged and "Alice — your move" in board.text
+        assert not [m for m in h.sb.dms(alice) if m.id not in dms]
 
 
 async def test_undo_leave_substitute_and_vote_out(tmp_path):
@@ -167,6 +179,9 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
             m for m in h.sb.messages(thread) if m.interactive() and "undo:yes" in str(m.interactive())
         ][-1]
         assert set(request.pinged_ids) == {bob.id, dave.id}
+        assert request.text.startswith(
+            "↩️ Asked to take back: Alice draws a gem. Every other player must approve"
+        )
         version = (await h.table(game_id)).version
         waiting = await h.click(bob, request, f"undo:yes:{game_id}:{version}")
         assert waiting.message.audience.user_id == bob.id

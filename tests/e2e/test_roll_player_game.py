@@ -7,6 +7,7 @@ Everything is real: the bot, its picture workers, the database, the sandbox and 
 
 from __future__ import annotations
 
+import asyncio
 import io
 
 import pytest
@@ -255,3 +256,61 @@ async def test_rules_and_card_lookup_in_the_readers_language(tmp_path):
         )
         assert topics and all(len(c["name"]) <= 100 for c in topics)
         assert h.sb.violations == []
+
+
+async def expire_at(h: Harness, hold) -> None:
+    """When the held request arrives, every interaction token expires; then the request goes on."""
+    await hold.arrived.wait()
+    h.sb.token_lifetime = 0.0
+    hold.release.set()
+
+
+async def test_a_picker_waiting_for_a_built_in_player_carries_on_instead_of_a_ping(tmp_path):
+    """A review's player was told "waiting for Bot 1 — I'll ping you", then pinged and sent a DM a second later,
+    and had to click "Take my turn" again. The answer now carries on to their next choice, saying what the
+    built-in player did; only if that answer cannot be edited (its token expired) are they pinged as before."""
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        game_id = await open_table(h, "alice", [], bots=1)
+        thread = h.thread(await h.table(game_id))
+        carried = failed = 0
+        while carried < 2 or not failed:
+            table = await h.table(game_id)
+            assert table.status == "active", (carried, failed)
+            seat = table.seat_of(int(alice.id))
+            action = table.engine.bot_action(table.state, seat, table.version)
+            after, _ = table.engine.apply(table.state, seat, action)
+            to_bot = table.engine.to_act(after) == [1 - seat]
+            pings = sum(alice.id in m.pinged_ids for m in h.sb.messages(thread))
+            dms = {m.id for m in h.sb.dms(alice)}
+            expire = to_bot and carried >= 2
+            if expire:  # the answer's token expires once it is given, before the built-in player has moved
+                hold = h.sb.hold("PATCH", rf"/channels/{thread.id}/messages/\d+$")
+                expiring = asyncio.create_task(expire_at(h, hold))
+            answer = await h.play_through_chooser(alice, game_id, action)
+            await h.idle()
+            if expire:
+                await expiring
+            now = await h.table(game_id)
+            h.sb.token_lifetime = 15 * 60.0
+            if not to_bot or seat not in now.to_act():
+                continue
+            bot_moves = [m for m in await h.service.moves(game_id) if m.version > table.version + 1]
+            assert bot_moves and all(m.seat == 1 - seat for m in bot_moves)
+            pinged = sum(alice.id in m.pinged_ids for m in h.sb.messages(thread)) - pings
+            told_again = pinged, len({m.id for m in h.sb.dms(alice)} - dms)
+            if expire:
+                assert told_again == (1, 1) and "Your move again" not in answer.text
+                failed += 1
+                continue
+            assert told_again == (0, 0), answer.text
+            first, *rest = answer.text.split("\n")
+            assert first.startswith("↪️ Your move again. Meanwhile: Bot 1 ") and answer.interactive(), (
+                answer.text
+            )
+            # what she is offered is her choices now, as "Take my turn" would show them
+            opened = await h.click(alice, h.board_message(now), f"table:turn:{game_id}")
+            assert opened.message.text.split("\n") == rest
+            carried += 1
+        # Discord refused only the one edit of the expired answer
+        assert [(v.method, v.code) for v in h.sb.violations] == [("PATCH", 50027)]
