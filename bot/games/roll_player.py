@@ -35,6 +35,7 @@ from engines.roll_player.rules import (
     initiative_gold,
     market_gold,
     moved,
+    parse_position,
     price_cuts,
     row_gold,
     sort_onto,
@@ -364,8 +365,8 @@ class RollPlayerPresenter(GamePresenter):
         self, key: str, values: list[Any], chosen: dict[str, Any], view: View, locale: str
     ) -> list[str]:
         """What the choice depends on where the labels can only name things: the tied dice being put in order,
-        the mover's rows (dice, total, the class's goal) where a die goes into one, their gold and tokens where
-        they buy, and what each card, skill or class on offer does."""
+        the mover's rows (dice, total, the class's goal) where a die goes into one or an action changes one,
+        their gold and tokens where they buy, and what each card, skill or class on offer does."""
         offered = _offered(key, values)
         lines: list[str] = []
         if "colour" in offered and _sorting(view):
@@ -374,7 +375,10 @@ class RollPlayerPresenter(GamePresenter):
         if seat is not None:
             me = view["seats"][seat]
             token = me["token"]
-            lines += [self._row_fact(me, row, locale) for row in ATTRIBUTES if row in offered.get("row", ())]
+            # rows a die goes into, and rows whose dice an attribute action changes ("Wisdom box 3: White 4")
+            boxes = [parse_position(pos) for pos in [*offered.get("die", ()), *offered.get("other", ())]]
+            rows = {*offered.get("row", ()), *(box[0] for box in boxes if box is not None)}
+            lines += [self._row_fact(me, row, locale) for row in ATTRIBUTES if row in rows]
             if any(isinstance(card, str) and card in CARDS for card in offered.get("card", ())):
                 tokens = me["discounts"]
                 lines.append(self.t("purse_fact", locale, count=tokens, gold=me["gold"], tokens=tokens))

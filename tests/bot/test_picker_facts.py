@@ -147,6 +147,41 @@ def test_roll_player_rows_show_their_dice_total_and_goal_where_a_die_goes():
     assert placed_row in step.values or all(len(me["rows"][r]) < 3 for r in step.values)
 
 
+def test_roll_player_an_attribute_action_shows_the_rows_whose_dice_it_may_change():
+    """A review's player choosing "Raise or lower a die · Wisdom box 3: White 4 · +1 (to 5)" no longer saw the
+    row's total and goal that the step before had shown: every row with a die on offer is told."""
+    from engines.roll_player.rules import parse_position
+
+    game = presenter("roll_player")
+    engine = game.engine
+    seen = 0
+    for state, seat in bot_played(engine, 3, range(6), 300):
+        actions = engine.legal_actions(state, seat)
+        if not {a["type"] for a in actions} & {"adjust_die", "flip_die", "swap_dice", "reroll_die"}:
+            continue
+        view = engine.view(state, seat)
+        offers = picker_actions(engine, state, seat, actions)
+        for path in ([], [0]):
+            step = narrow(offers, path)
+            if not isinstance(step, Prompt):
+                continue
+            facts = game.choice_facts(step.key, step.values, step.chosen, view, "en")
+            rows = {
+                box[0]
+                for value in step.values
+                for item in (value if isinstance(value, tuple) else (value,))
+                if (box := parse_position(item)) is not None
+            }
+            told = {
+                row
+                for row in rows
+                if any(line.startswith(f"**{game.attr_name(row, 'en')}**") for line in facts)
+            }
+            assert told == rows, (step.key, facts)
+            seen += bool(rows)
+    assert seen > 20
+
+
 def test_roll_player_rows_say_what_the_backstory_wants_in_them_and_whether_it_is_there():
     """A review found the class's goal beside each row but not the backstory's die, which only the sheet (a
     click away) showed. Each row now names it, ticked where the engine's scoring counts it."""
