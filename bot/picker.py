@@ -52,6 +52,8 @@ def _content(lines: list[str]) -> str:
 # and the mover sees it a round trip sooner. Longer, and the acknowledgement goes first.
 ANSWER_AT_ONCE_WITHIN = 0.1  # seconds
 
+CHOICE_NAME_MAX = 100  # Discord: an autocomplete choice's name
+NOTHING_TO_DO = "wait"  # the value of the one autocomplete choice offered while the player has nothing to do
 MOVES_NAMED = 5  # the moves named when typed words fit several, or only part of one
 PLAYED_FROM_KEPT = 2_000  # pickers remembered as played from, for telling a double click from a new one
 REPEAT_WITHIN = 3.0  # seconds after a click in which the same click again is taken for a double click
@@ -159,7 +161,9 @@ class Picker:
             lines += game.lone_choice_facts(step.action, view_data, locale)
             label = game.action_text(step.action, view_data, locale)
             return _content(lines), chooser_view(table, token, path, [label], locale, direct=True)
-        if step.chosen:  # told as one move, each card beside its place ("Play Emerald 2 · Place 5 → …")
+        # what the player chose so far, told as one move, each card beside its place ("Play Emerald 2 · Place 5 →
+        # …"); before any click, a kind every choice shares is not their choice ("Your move so far: Place the die")
+        if step.chosen and path:
             chosen = game.label_text(*joint_choice(step.chosen), {}, view_data, locale, True)
             lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
         lines.append(f"**{game.prompt_text(step.key, locale, step.chosen, view_data)}**")
@@ -483,6 +487,14 @@ class Picker:
         seat = table.seat_of(user_id)
         if seat is None or table.state is None or table.status != ACTIVE:
             return []
+        if not choices(table, seat):  # an empty list would say nothing: say whom the game waits for
+            waiting = [table.names[s] for s in table.to_act() if s != seat]
+            text = (
+                i18n.t("chooser.waiting_for", locale, names=waiting)
+                if waiting
+                else i18n.t("chooser.not_your_turn", locale)
+            )
+            return [(i18n.clip(text, CHOICE_NAME_MAX), NOTHING_TO_DO)]
         token = table.choice_token(seat)
         matching = Picker._labels(table, seat, locale).matching(typed.casefold().strip(), 25)
         return [(label, f"{token}:{index}") for index, label in matching]

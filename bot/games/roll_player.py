@@ -382,6 +382,11 @@ class RollPlayerPresenter(GamePresenter):
             if any(isinstance(card, str) and card in CARDS for card in offered.get("card", ())):
                 tokens = me["discounts"]
                 lines.append(self.t("purse_fact", locale, count=tokens, gold=me["gold"], tokens=tokens))
+            elif _picking(view) and view["market"]:  # the card taken decides when its holder buys
+                priced = [
+                    self._price_label(self.card_name(c, locale), c, view, locale) for c in view["market"]
+                ]
+                lines.append(self.t("market_fact", locale, cards=" · ".join(priced), gold=me["gold"]))
         room = FACTS_ROOM - sum(len(line) + 1 for line in lines)
         return lines + self._offer_facts(offered, room, view, locale, token)
 

@@ -182,6 +182,30 @@ def test_roll_player_an_attribute_action_shows_the_rows_whose_dice_it_may_change
     assert seen > 20
 
 
+def test_roll_player_taking_an_initiative_card_shows_the_market_it_decides_the_order_for():
+    """The card taken decides when its holder buys, and a review's player took one without seeing the market."""
+    from engines.roll_player.rules import card_price
+
+    game = presenter("roll_player")
+    engine = game.engine
+    seen = 0
+    for state, seat in bot_played(engine, 3, range(3), 300):
+        view = engine.view(state, seat)
+        if not (view["phase"] == "dice" and view["step"] == "pick" and not view["pending"]):
+            continue
+        step = narrow(picker_actions(engine, state, seat), [])
+        assert isinstance(step, Prompt)
+        line = next(
+            f for f in game.choice_facts(step.key, step.values, step.chosen, view, "en") if "Market" in f
+        )
+        me = view["seats"][seat]
+        assert line.startswith(f"Market this round (you have {me['gold']} gold): ")
+        for card in view["market"]:
+            assert f"{game.card_name(card, 'en')} — {card_price(me, card)} gold" in line, line
+        seen += 1
+    assert seen > 10
+
+
 def test_roll_player_rows_say_what_the_backstory_wants_in_them_and_whether_it_is_there():
     """A review found the class's goal beside each row but not the backstory's die, which only the sheet (a
     click away) showed. Each row now names it, ticked where the engine's scoring counts it."""

@@ -14,6 +14,7 @@ import pytest
 from PIL import Image
 
 from bot.games import presenter
+from bot.service import choices
 from sandbox.model import Message, User
 from tests.e2e.harness import Harness, harness
 
@@ -104,14 +105,14 @@ async def test_a_whole_four_player_game_with_people_and_bots(tmp_path):
 
         # The list for /play move is in the reader's language (Bob reads Korean) and within Discord's limits.
         waiting = next(u for u in (alice, bob) if int(u.id) == table.user_at(first))
-        choices = await h.sb.autocomplete(waiting, thread, "play move", {"action": ""}, focused="action")
-        assert 0 < len(choices) <= 25 and all(len(c["name"]) <= 100 for c in choices)
+        listed = await h.sb.autocomplete(waiting, thread, "play move", {"action": ""}, focused="action")
+        assert 0 < len(listed) <= 25 and all(len(c["name"]) <= 100 for c in listed)
         if waiting is bob:
-            assert any("캐릭터 시트" in c["name"] for c in choices)
+            assert any("캐릭터 시트" in c["name"] for c in listed)
 
         movers: set[str] = set()
         stale: tuple[Message, int] | None = None
-        stale_checked = False
+        stale_checked = told_waiting = False
         moves = 0
         while (table := await h.table(game_id)).status == "active":
             user, picker, version = await human_move(h, game_id, moves)
@@ -119,6 +120,18 @@ async def test_a_whole_four_player_game_with_people_and_bots(tmp_path):
             if picker is not None and stale is None and moves > 3:
                 stale = (picker, version)
             moves += 1
+            table = await h.table(game_id)
+            idle = [u for u in (alice, bob) if not choices(table, table.seat_of(int(u.id)))]
+            if idle and not told_waiting and table.status == "active":
+                # With nothing to do, /play move's list is not empty: it says whom the game waits for.
+                offered = await h.sb.autocomplete(
+                    idle[0], thread, "play move", {"action": ""}, focused="action"
+                )
+                [hint] = offered
+                assert "waiting for" in hint["name"] or "기다리는 중" in hint["name"], hint
+                sent = await h.slash(idle[0], thread, "play move", {"action": hint["value"]})
+                assert sent.message.text == hint["name"] and (await h.table(game_id)).version == table.version
+                told_waiting = True
             if moves == 40:
                 await h.restart_bot()
                 table = await h.table(game_id)
@@ -148,7 +161,7 @@ async def test_a_whole_four_player_game_with_people_and_bots(tmp_path):
                 stale_checked = True
             assert moves < 400
 
-        assert movers == {alice.id, bob.id} and stale_checked
+        assert movers == {alice.id, bob.id} and stale_checked and told_waiting
         assert h.restarts == 1
         table = await h.table(game_id)
         outcome = table.engine.outcome(table.state)
@@ -273,7 +286,7 @@ async def test_a_picker_waiting_for_a_built_in_player_carries_on_instead_of_a_pi
         alice = h.users["alice"]
         game_id = await open_table(h, "alice", [], bots=1)
         thread = h.thread(await h.table(game_id))
-        carried = failed = 0
+        carried = failed = implied = 0
         while carried < 2 or not failed:
             table = await h.table(game_id)
             assert table.status == "active", (carried, failed)
@@ -311,6 +324,10 @@ async def test_a_picker_waiting_for_a_built_in_player_carries_on_instead_of_a_pi
             # what she is offered is her choices now, as "Take my turn" would show them
             opened = await h.click(alice, h.board_message(now), f"table:turn:{game_id}")
             assert opened.message.text.split("\n") == rest
+            # nothing clicked yet, so nothing is "chosen so far" (a kind every choice shares is not a choice)
+            assert "Your move so far" not in opened.message.text
+            implied += "Which card?" in opened.message.text and "initiative" in opened.message.text
             carried += 1
+        assert implied  # a step whose kind every choice shares came up
         # Discord refused only the one edit of the expired answer
         assert [(v.method, v.code) for v in h.sb.violations] == [("PATCH", 50027)]
