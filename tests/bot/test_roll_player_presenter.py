@@ -494,7 +494,7 @@ def test_a_class_whose_ability_the_rulebook_has_is_marked_for_its_targets_alone(
     druid = game.class_text("druid", "ko")
     assert "목표 수치와 별" in druid and "이 봇이 정한" not in druid
     assert "이 봇이 정한" in game.class_text("cleric", "ko")
-    facts = game._offer_facts({"class": ["druid", "cleric"]}, 1400, "en", None)
+    facts = game._offer_facts({"class": ["druid", "cleric"]}, 1400, {}, "en", None)
     assert facts[0].startswith("• **Druid ‡**") and facts[1].startswith("• **Cleric †**")
     assert [line[:5] for line in facts[2:]] == ["-# † ", "-# ‡ "]
 
