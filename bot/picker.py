@@ -183,9 +183,10 @@ class Picker:
 
         async def answer(now: Table) -> bool:
             moves = await self._since(now, since, locale)
-            notes = [
-                i18n.t("chooser.back_meanwhile" if moves else "chooser.back_to_you", locale, moves=moves)
-            ]
+            # a chance to react in another's turn is not "your move"
+            reacting = now.state is not None and seat in now.engine.reaction_seats(now.state)
+            key = "chooser.back_to_react" if reacting else "chooser.back_to_you"
+            notes = [i18n.t(f"{key}_meanwhile" if moves else key, locale, moves=moves)]
             try:
                 await interaction.edit_original_response(**await self.fresh(now, seat, locale, notes))
             except discord.HTTPException as error:  # expired or refused: the player is pinged instead

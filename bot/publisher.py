@@ -85,6 +85,10 @@ class Permanent(Exception):
         self.permission = permission
 
 
+def _unexpired(waiting: dict[int, tuple[float, CarryOn]], now: float) -> dict[int, tuple[float, CarryOn]]:
+    return {seat: entry for seat, entry in waiting.items() if entry[0] > now}
+
+
 def clip(text: str) -> str:
     return i18n.clip(text, MAX_CONTENT)
 
@@ -110,7 +114,7 @@ class Publisher:
         self._settled: OrderedDict[int, Shown] = OrderedDict()
         # Players looking at an answer that says the game waits for built-in players only: when it comes back to
         # them, that answer carries on to their next choice instead of a ping and a DM (see carry_on).
-        self._carrying: dict[tuple[int, int], tuple[float, CarryOn]] = {}
+        self._carrying: dict[int, dict[int, tuple[float, CarryOn]]] = {}  # by game, then seat
 
     # --- when it runs ---------------------------------------------------------------------------------------------
 
@@ -118,21 +122,33 @@ class Publisher:
         """The player at `seat` is looking at an answer that waits for built-in players alone. When the game
         next needs them, `answer(table)` is tried first: if it shows them their next choice (True), they are not
         pinged or sent a "your move" DM for that wait; if it cannot (False: the answer expired or Discord
-        refused), they are told as anyone is."""
+        refused), they are told as anyone is. Should another person have to act first, the player may have gone
+        by the time it comes back to them: the answer is dropped, and they are told as anyone is."""
         now = asyncio.get_running_loop().time()
-        self._carrying = {k: v for k, v in self._carrying.items() if v[0] > now}
-        self._carrying[(game_id, seat)] = (now + CARRY_ON_WITHIN, answer)
+        self._carrying = {
+            game: kept for game, waiting in self._carrying.items() if (kept := _unexpired(waiting, now))
+        }
+        self._carrying.setdefault(game_id, {})[seat] = (now + CARRY_ON_WITHIN, answer)
 
     async def _carried_on(self, table: Table) -> set[int]:
         """The seats newly to act whose player's waiting answer moved on to their choice."""
-        if table.record.status != ACTIVE or table.record.demo_move_at is not None:
+        waiting = self._carrying.get(table.id)
+        if not waiting:
             return set()
+        active = table.record.status == ACTIVE
+        newly = self._newly_told(table) if active else set()
+        people = set(table.people(table.to_act())) if active else set()
         now = asyncio.get_running_loop().time()
         carried = set()
-        for seat in self._newly_told(table):
-            until, answer = self._carrying.pop((table.id, seat), (0.0, None))
-            if answer is not None and until > now and await answer(table):
-                carried.add(seat)
+        for seat, (until, answer) in list(waiting.items()):
+            if seat in newly:
+                del waiting[seat]
+                if until > now and table.record.demo_move_at is None and await answer(table):
+                    carried.add(seat)
+            elif people - {seat} or not active:
+                del waiting[seat]  # someone else holds the game up now: no longer a wait on built-in players
+        if not waiting:
+            self._carrying.pop(table.id, None)
         return carried
 
     @contextmanager
