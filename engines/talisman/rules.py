@@ -743,6 +743,9 @@ def spell_usable(state: State, seat: int, spell: str) -> bool:
         return spell_targetable(state, state["seat"]) and state["seat"] != seat
     if spell == "nullify":
         return any(state["chars"][s]["spells"] for s in range(state["players"]) if spell_targetable(state, s))
+    if spell == "healing":  # it never heals above the life on a character's card
+        targets = spell_targets(state, {"seat": seat, "spell": spell})
+        return any(state["chars"][s]["life"] < card_of(state["chars"][s])["life"] for s in targets)
     return True
 
 
