@@ -168,6 +168,7 @@ class Picker:
             lines.append(i18n.t("chooser.your_choice", locale, chosen=chosen))
         lines.append(f"**{game.prompt_text(step.key, locale, step.chosen, view_data)}**")
         lines += game.choice_facts(step.key, step.values, step.chosen, view_data, locale)
+        lines += game.suggestion_facts(step.key, step.values, table.names, view_data, locale)
         labels = game.value_labels(step.key, step.values, step.chosen, view_data, locale)
         return _content(lines), chooser_view(table, token, path, labels, locale)
 

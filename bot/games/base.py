@@ -191,6 +191,25 @@ class GamePresenter:
         """The built-in player's suggested run of moves (see bot.chooser.suggestion), from what it would do."""
         return i18n.t("chooser.suggested", locale, count=len(events))
 
+    def suggestion_facts(
+        self, key: str, values: list[Any], names: list[str], view: View, locale: str
+    ) -> list[str]:
+        """What a suggestion on offer would do, move by move, where its label only counts the moves ("Suggested:
+        3 moves at once" was a blind commit to a review's player): from the events it would show the mover."""
+        keys = key.split(JOIN)
+        if SUGGESTED not in keys:
+            return []
+        at = keys.index(SUGGESTED)
+        for value in values:
+            seen = value[at] if len(keys) > 1 else value
+            if not seen or self.suggestion_label(seen, locale) != i18n.t(
+                "chooser.suggested", locale, count=len(seen)
+            ):
+                continue
+            texts = [self.event_text(event, names, view, locale) for event in self.condensed(list(seen))]
+            return [i18n.t("chooser.suggested_fact", locale, moves=" ".join(text for text in texts if text))]
+        return []
+
     def action_text(self, action: Action, view: View, locale: str) -> str:
         """One line naming the whole action (a chain: each of its actions), for autocomplete and buttons."""
         if action.get(SUGGESTED):

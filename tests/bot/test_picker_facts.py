@@ -206,6 +206,33 @@ def test_roll_player_taking_an_initiative_card_shows_the_market_it_decides_the_o
     assert seen > 10
 
 
+@pytest.mark.parametrize(("name", "told"), [("talisman", True), ("roll_player", False)])
+def test_a_suggestion_whose_label_only_counts_its_moves_is_told_move_by_move(name, told):
+    """A Talisman review's player was offered "Suggested: 4 moves at once" with nothing of what they were, and the
+    click resolved Pestilence for everyone: the step says what the run does, from the events it would show. Roll
+    Player's suggestion names its dice in the label already, so it says nothing more."""
+    game = presenter(name)
+    engine = game.engine
+    names = ["Ann", "Bo", "Cy"]
+    for state, seat in bot_played(engine, 3, range(40), 400):
+        offers = picker_actions(engine, state, seat)
+        suggested = next((a for a in offers if a.get(SUGGESTED)), None)
+        if suggested is None:
+            continue
+        step = narrow(offers, [])
+        view = engine.view(state, seat)
+        facts = game.suggestion_facts(step.key, step.values, names, view, "en")
+        if not told:
+            assert facts == []
+            return
+        [line] = facts
+        assert line.startswith("The suggestion does this: ")
+        # the run's moves, as the mover would then read them
+        assert game.event_text(suggested[SUGGESTED][0], names, view, "en") in line
+        return
+    raise AssertionError("no suggestion offered")
+
+
 def test_roll_player_rows_say_what_the_backstory_wants_in_them_and_whether_it_is_there():
     """A review found the class's goal beside each row but not the backstory's die, which only the sheet (a
     click away) showed. Each row now names it, ticked where the engine's scoring counts it."""
