@@ -315,8 +315,10 @@ def choice_token(actions: list[Action]) -> int:
 
 
 def only_passing(engine: Engine, state: State, seat: int) -> bool:
-    """A seat offered a reaction whose only choice is to let it pass (nothing castable)."""
-    if seat not in engine.reaction_seats(state):
+    """A seat whose only choice is to let the moment pass: a reaction with nothing castable, or (Talisman) a turn's
+    end or a missed turn where the Spells it holds fit nothing. Whether a Spell fits is private, so such a moment
+    is still offered, and passed by the clock after a delay that says nothing, without telling the player."""
+    if not engine.passing_moments and seat not in engine.reaction_seats(state):
         return False
     return engine.legal_actions(state, seat) == [engine.pass_action(state, seat)]
 
@@ -329,7 +331,7 @@ def acting_after(engine: Engine, state: State, before: dict[int, str], version: 
     never told (the clock passes for them). While a reaction window is open, the player whose turn it is keeps
     its mark, so the window's end does not ping them as if a new turn had begun."""
     reacting = set(engine.reaction_seats(state))
-    waiting = [s for s in engine.to_act(state) if s not in reacting or not only_passing(engine, state, s)]
+    waiting = [s for s in engine.to_act(state) if not only_passing(engine, state, s)]
     stretch = engine.notice_stretch(state)
     kept = dict(before) if reacting else {}
     if stretch is None:
@@ -811,8 +813,11 @@ class GameService:
                 raise ServiceError("stale")
             level = (await self.settings_for(table.record.guild_id)).deadline_level
             action = table.engine.pass_action(table.state, seat) or await self._bot_choice(table, seat, level)
-            # A reaction nobody took is simply passed; a missed turn is told on the board.
-            silent = seat in table.engine.reaction_seats(table.state)
+            # A reaction nobody took, or a moment with nothing to do but let it pass, is simply passed; a missed
+            # turn is told on the board.
+            silent = seat in table.engine.reaction_seats(table.state) or only_passing(
+                table.engine, table.state, seat
+            )
             name = table.names[seat]
 
             def told(events: list[Event]) -> tuple[str, dict[str, Any]] | None:
@@ -1586,12 +1591,16 @@ def timers(
         row = next(s for s in record.seats if s.seat == seat)
         if row.user_id is None:
             out.append(Timer(since, "bot", seat))
+        elif only_passing(engine, state, seat):  # passed soon, after a delay that says nothing
+            out.append(
+                Timer(
+                    since + timedelta(seconds=auto_pass_seconds(record.seed, record.version, seat)),
+                    "pass",
+                    seat,
+                )
+            )
         elif seat in reacting:
-            if only_passing(engine, state, seat):  # passed soon, after a delay that says nothing
-                wait = timedelta(seconds=auto_pass_seconds(record.seed, record.version, seat))
-            else:
-                wait = timedelta(minutes=settings.reaction_window_minutes)
-            out.append(Timer(since + wait, "pass", seat))
+            out.append(Timer(since + timedelta(minutes=settings.reaction_window_minutes), "pass", seat))
         elif row.user_id not in away:
             if deadline is not None:
                 out.append(Timer(since + timedelta(hours=deadline), "deadline", seat))

@@ -105,6 +105,9 @@ class Engine(ABC):
     # How a game stored under an older schema is brought up to date: upgrades[n] turns schema n into n + 1.
     upgrades: ClassVar[dict[int, Callable[[State], State]]] = {}
     options: ClassVar[tuple[Option, ...]] = ()
+    # Whether a seat's own turn may come to a moment whose only choice is to let it pass, offered because what
+    # could be done there is private (Talisman: Spells held, none of which fits); reactions always may.
+    passing_moments: ClassVar[bool] = False
 
     # --- what each game implements -------------------------------------------------------------------------------
 

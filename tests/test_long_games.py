@@ -326,6 +326,36 @@ async def test_reaction_windows_pass_quietly_or_wait_for_a_choice(service, clock
     assert seen == {True, False}
 
 
+async def test_a_turn_with_nothing_to_do_but_end_it_is_ended_quietly(service, clock):
+    """A Talisman review's player, holding Spells that fitted nothing, was pinged and sent a DM to click "End
+    turn" for a turn the Storm made them miss. Whether a Spell fits is private, so the moment is still offered,
+    but like a reaction with nothing castable: nobody is told, and the clock ends it after a short delay that
+    says nothing, with no "missed the deadline" note."""
+    lobby = await open_lobby(service, "talisman", guild_id=7, channel_id=70)
+    for user in (101, 102):
+        await service.join(lobby.id, user, f"P{user}")
+    table = await service.start(lobby.id, 100)
+    for _ in range(3000):
+        assert table.status == "active"
+        seat = table.to_act()[0]
+        if seat not in table.engine.reaction_seats(table.state) and only_passing(
+            table.engine, table.state, seat
+        ):
+            break
+        action = table.engine.bot_action(table.state, seat, table.version)
+        table = (await service.act(table.id, 100 + seat, action)).table
+    assert table.state["chars"][seat]["spells"]  # offered because Spells are held
+    assert seat not in table.acting  # so nobody pings them or sends them a "your move"
+    clock.advance(3 / 3600)
+    assert (await service.due(clock())).deadlines == []
+    clock.advance(18 / 3600)
+    assert [(t.id, s) for t, s in (await service.due(clock())).deadlines] == [(table.id, seat)]
+    notes = len(table.record.notes or [])
+    result = await service.act_on_deadline(table.id, seat)
+    assert result.action == table.engine.pass_action(table.state, seat)
+    assert len(result.table.record.notes or []) == notes
+
+
 async def test_only_a_seat_a_person_left_can_be_taken_over(service):
     """A review's newcomer took the hard built-in player the host had seated on purpose: `/play sub` takes only a
     seat a person left or was voted out of, and says so for the host's own built-in players."""

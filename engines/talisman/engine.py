@@ -71,6 +71,7 @@ class Talisman(Engine):
         {"CardDrawn", "CardRedrawn", "SpellCast", "SpellDiscarded", "SpellsDiscarded"}
     )
     undoing_moves = frozenset({"cancel"})  # a Spell's cast called off before anything is spent
+    passing_moments = True  # a turn's end or a missed turn, with Spells held that fit neither
     options = (
         Option("evade_hostile", False),
         Option("inheritance", False),
