@@ -79,6 +79,7 @@ def _name(entry: dict[str, Any], locale: str) -> str:
 # The board is the square on the left; the side panel takes the rest of the width.
 
 WIDTH, HEIGHT = 1280, 800
+PRIVATE_WIDTH = 700  # one's Spells or the characters dealt
 SMALL = 21  # the smallest letters (only the longest space names): 21 × 550 / 1280 = 9 px in the chat
 NAME_MAX = 30  # a short space name is drawn up to this size: 13 px in the chat
 PANEL_TEXT = 28  # the side panel's letters, never smaller: 28 × 550 / 1280 = 12 px in the chat
@@ -652,8 +653,9 @@ def _render_characters(setup: dict[str, Any], locale: str, words: dict[str, tupl
 
 
 def _render_blocks(title: str, notes: list[str], blocks: list[tuple[str, str]], chosen: int | None) -> bytes:
-    """A titled list of named boxes of wrapped text; the `chosen` box framed, the others dimmed."""
-    width = 900
+    """A titled list of named boxes of wrapped text; the `chosen` box framed, the others dimmed. Drawn 700 px
+    wide, so the chat (550 px) shrinks its text a little (17 px letters read at 13); at 900 a review read 9."""
+    width = PRIVATE_WIDTH
     _, probe = canvas(10, 10)
     wrapped = [
         (name, [line for part in text.split("\n") for line in _wrap(probe, part, 17, width - 60)])

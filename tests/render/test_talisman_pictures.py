@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import io
 
 import pytest
 from PIL import Image, ImageDraw
@@ -107,6 +108,17 @@ def _seen(monkeypatch):
 
     monkeypatch.setattr(drawn, "paste_text", record)
     return told
+
+
+@pytest.mark.parametrize("locale", ["ko", "en", "es"])
+def test_ones_spells_read_at_12_px_in_the_chat(locale):
+    """A review's player read the Spells picture's text at about 9 px: drawn 900 px wide, the chat showed it at
+    550. Its smallest letters are now at least 12 px tall there."""
+    state = _mid_game()
+    state["chars"][0]["spells"] = ["teleport", "psionic_blast", "healing"]
+    with font_sizes() as sizes:
+        image = Image.open(io.BytesIO(render_private(talisman.view(state, 0), locale)))
+    assert sizes and min(sizes) * min(CHAT_WIDTH, image.width) / image.width >= 12, (min(sizes), image.width)
 
 
 PANEL_CASES = [(players, moves) for players in (2, 4, 6) for moves in (0, 40, 3000)]
