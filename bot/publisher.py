@@ -143,7 +143,7 @@ class Publisher:
         for seat, (until, answer) in list(waiting.items()):
             if seat in newly:
                 del waiting[seat]
-                if until > now and table.record.demo_move_at is None and await answer(table):
+                if until > now and await answer(table):
                     carried.add(seat)
             elif people - {seat} or not active:
                 del waiting[seat]  # someone else holds the game up now: no longer a wait on built-in players
