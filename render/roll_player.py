@@ -332,9 +332,13 @@ def _sheet(
         row_y += size + 10
     # alignment grid and backstory on the right
     image.paste(_alignment(me["alignment"], me["token"], lang), (x + SHEET_W - 170, y + 78))
-    paste_text(image, (x + SHEET_W - 170, y + 258), labels["backstory"], 15, MUTED)
+    # which way is which, as the picker's "up (towards Good)" says it
+    for line, key in enumerate(("axis_good", "axis_law")):
+        legend = fitted(labels[key], 14, 160)
+        paste_text(image, (x + SHEET_W - 170, y + 254 + 18 * line), legend, 14, MUTED)
+    paste_text(image, (x + SHEET_W - 170, y + 296), labels["backstory"], 15, MUTED)
     story = fitted(_name(backstory, lang), 18, 160, True)
-    paste_text(image, (x + SHEET_W - 170, y + 278), story, 18, TEXT, True)
+    paste_text(image, (x + SHEET_W - 170, y + 316), story, 18, TEXT, True)
     # start dice still to place (set-up)
     card_y = row_y + 4
     if me["start_dice"]:

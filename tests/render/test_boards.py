@@ -3,6 +3,7 @@ label in every language; pictures the same whether the renderers' caches are war
 
 from __future__ import annotations
 
+import pytest
 from PIL import Image
 
 import render.common as common
@@ -59,6 +60,24 @@ def test_roll_player_sheet_shows_one_seat_in_its_colour():
         stripe = colours_in(image, (roll_player.MARGIN + 2, 60, roll_player.MARGIN + 10, 200))
         assert stripe == {SEAT_COLOURS[seat]}, seat
         assert image.width * 9 / 550 <= 15  # its smallest letters (15 px) stay legible at 550 px
+
+
+@pytest.mark.parametrize("locale", ["en", "ko", "es"])
+def test_roll_player_sheet_says_which_way_the_alignment_grid_runs(monkeypatch, locale):
+    """A review's player read "up (towards Good)" in the picker and found no Good, Evil, Lawful or Chaotic on the
+    grid: the sheet says under it which way each runs, in the reader's language, whole."""
+    written: list[str] = []
+    real = roll_player.paste_text
+
+    def paste_text(image, xy, text, *rest, **kw):
+        written.append(text)
+        return real(image, xy, text, *rest, **kw)
+
+    monkeypatch.setattr(roll_player, "paste_text", paste_text)
+    _, _, views = played("roll_player", 3, seed=4, moves=60)
+    roll_player.render_sheet(views[-1], 0, NAMES[:3], locale)
+    labels = roll_player._labels(locale)
+    assert labels["axis_good"] in written and labels["axis_law"] in written
 
 
 def test_roll_player_picture_does_not_depend_on_what_was_drawn_before():
