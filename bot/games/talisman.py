@@ -551,6 +551,8 @@ class TalismanPresenter(GamePresenter):
             if prompt.get("score") is not None:  # a fight: what the roll gives as it stands
                 score, foe_score = prompt["score"], prompt["foe_score"]
                 outcome = "win" if score > foe_score else "loss" if score < foe_score else "standoff"
+                if outcome == "loss" and score + 6 - min(prompt["dice"]) < foe_score:
+                    outcome = "sure_loss"  # a re-roll of any one die makes 6 at best: fate cannot change it
                 rolled += "; " + self.t(
                     "as_rolled",
                     locale,

@@ -393,6 +393,38 @@ def test_a_fight_s_fate_re_roll_shows_the_scores_the_roll_gives_as_it_stands():
     assert checked == 8
 
 
+def test_a_fight_lost_whatever_the_re_roll_says_so():
+    """A review's player was offered a fate re-roll at "3 against 9, a loss", where no die could win. The status
+    says when no re-roll can change a loss; checked against the engine by re-rolling each die to a 6."""
+    import copy
+
+    from tests.engines.talisman.helpers import rig
+
+    game = presenter("talisman")
+    engine = game.engine
+    told = {True: 0, False: 0}
+    for state, _ in bot_played(engine, 2, range(80), 3000):
+        view = engine.view(state, None)
+        prompt = view["prompt"]
+        if not prompt or prompt.get("score") is None or prompt["score"] >= prompt["foe_score"]:
+            continue
+        sure = "a loss no re-roll can change" in game.status_text(view, ["Ann", "Ben"], "en")
+        best = -99  # the best a re-roll of one die to 6 does: the score's margin over the foe's
+        for die in range(len(prompt["dice"])):
+            tried = copy.deepcopy(state)
+            rig(tried, [6])
+            tried, events = engine.apply(tried, prompt["seat"], {"type": "reroll", "die": die})
+            while not any(e["type"] == "BattleResolved" for e in events):
+                tried, events = engine.apply(tried, prompt["seat"], {"type": "accept_roll"})
+            fought = next(e for e in events if e["type"] == "BattleResolved")
+            best = max(best, fought["score"] - fought["foe_score"])
+        assert not sure or best < 0, (prompt, best)  # said sure: even a 6 loses
+        told[sure] += 1
+        if min(told.values()) >= 3:
+            return
+    raise AssertionError(told)
+
+
 def test_a_space_s_fate_re_roll_says_what_the_roll_does_as_it_stands():
     """At the Tavern or the Crags a kept 1 may lose a turn: the step says what this roll does, from the space's
     own table."""
