@@ -381,10 +381,10 @@ class GameHost:
     def _undo_asked_text(self, table: Table, locale: str, names: str) -> str:
         """The request for approval, saying what would be taken back (a review's players were asked to approve
         "their last move" and told what it was only once it was undone)."""
-        request = table.record.undo_request or {}
-        params = {"events": request["events"], "seat": request["seat"], "names": names}
-        note = {"key": "game.undo_asked", "params": {**params, "name": table.names[request["seat"]]}}
-        return self.publisher.note_text(table, note, locale)
+        request = table.record.undo_request
+        seat = request["seat"]
+        params = {"events": request["events"], "seat": seat, "name": table.names[seat], "names": names}
+        return self.publisher.note_text(table, {"key": "game.undo_asked", "params": params}, locale)
 
     def _undone_text(self, table: Table, locale: str) -> str:
         """What the undo just committed took back, in words: its note for the board, in `locale`."""

@@ -219,10 +219,7 @@ class Picker:
                 return i18n.t("chooser.waiting_bot_reaction", locale, names=names)
             window = (await self.service.settings_for(table.record.guild_id)).reaction_window_minutes
             return i18n.t("chooser.waiting_reaction", locale, names=names, minutes=f"{window:g}")
-        waiting = [table.names[s] for s in table.to_act() if s != seat]
-        if waiting:
-            return i18n.t("chooser.waiting_for", locale, names=waiting)
-        return i18n.t("chooser.not_your_turn", locale)
+        return _waiting_for(table, seat, locale)
 
     async def open(self, interaction: discord.Interaction, table: Table) -> None:
         """'Take my turn': an ephemeral picker with the player's private view attached. Answered in the
@@ -490,16 +487,18 @@ class Picker:
         if seat is None or table.state is None or table.status != ACTIVE:
             return []
         if not choices(table, seat):  # an empty list would say nothing: say whom the game waits for
-            waiting = [table.names[s] for s in table.to_act() if s != seat]
-            text = (
-                i18n.t("chooser.waiting_for", locale, names=waiting)
-                if waiting
-                else i18n.t("chooser.not_your_turn", locale)
-            )
-            return [(i18n.clip(text, CHOICE_NAME_MAX), NOTHING_TO_DO)]
+            return [(i18n.clip(_waiting_for(table, seat, locale), CHOICE_NAME_MAX), NOTHING_TO_DO)]
         token = table.choice_token(seat)
         matching = Picker._labels(table, seat, locale).matching(typed.casefold().strip(), 25)
         return [(label, f"{token}:{index}") for index, label in matching]
+
+
+def _waiting_for(table: Table, seat: int, locale: str) -> str:
+    """Nothing to do for `seat`, and whom the game waits for (outside a reaction window)."""
+    waiting = [table.names[s] for s in table.to_act() if s != seat]
+    if waiting:
+        return i18n.t("chooser.waiting_for", locale, names=waiting)
+    return i18n.t("chooser.not_your_turn", locale)
 
 
 async def _acknowledge(interaction: discord.Interaction) -> None:

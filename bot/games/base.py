@@ -196,15 +196,12 @@ class GamePresenter:
     ) -> list[str]:
         """What a suggestion on offer would do, move by move, where its label only counts the moves ("Suggested:
         3 moves at once" was a blind commit to a review's player): from the events it would show the mover."""
-        keys = key.split(JOIN)
-        if SUGGESTED not in keys:
+        if SUGGESTED not in key.split(JOIN):
             return []
-        at = keys.index(SUGGESTED)
         for value in values:
-            seen = value[at] if len(keys) > 1 else value
-            if not seen or self.suggestion_label(seen, locale) != i18n.t(
-                "chooser.suggested", locale, count=len(seen)
-            ):
+            seen = joint_values(key, value)[SUGGESTED]
+            counted = i18n.t("chooser.suggested", locale, count=len(seen or ()))
+            if not seen or self.suggestion_label(seen, locale) != counted:
                 continue
             texts = [self.event_text(event, names, view, locale) for event in self.condensed(list(seen))]
             return [i18n.t("chooser.suggested_fact", locale, moves=" ".join(text for text in texts if text))]

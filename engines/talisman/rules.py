@@ -707,7 +707,10 @@ def castable(state: State, seat: int, moment: str, ctx: Task | None = None) -> l
         if moment == "own_start" and own:
             ok = "own_start" in windows and spell_usable(state, seat, spell)
         elif moment == "turn_start" and not own:
+            # Casting is the only way to be rid of a Spell (rulebook), so Healing may be cast with nobody to heal,
+            # in one's own turn; in another's it is offered only where it heals, or every turn would ask.
             ok = "other_turn_start" in windows and spell_usable(state, seat, spell)
+            ok = ok and (spell != "healing" or heals_someone(state, seat))
         elif moment == "combat" and own:
             ok = "combat" in windows
         elif moment in ("own_after_move", "own_end") and own:
@@ -743,10 +746,13 @@ def spell_usable(state: State, seat: int, spell: str) -> bool:
         return spell_targetable(state, state["seat"]) and state["seat"] != seat
     if spell == "nullify":
         return any(state["chars"][s]["spells"] for s in range(state["players"]) if spell_targetable(state, s))
-    if spell == "healing":  # it never heals above the life on a character's card
-        targets = spell_targets(state, {"seat": seat, "spell": spell})
-        return any(state["chars"][s]["life"] < card_of(state["chars"][s])["life"] for s in targets)
     return True
+
+
+def heals_someone(state: State, seat: int) -> bool:
+    """Whether a Healing `seat` casts would heal anyone: it never heals above the life on a character's card."""
+    targets = spell_targets(state, {"seat": seat, "spell": "healing"})
+    return any(state["chars"][s]["life"] < card_of(state["chars"][s])["life"] for s in targets)
 
 
 def hex_spaces(state: State) -> list[int]:

@@ -291,10 +291,11 @@ def test_other_players_are_offered_spells_at_the_start_of_a_turn_and_may_decline
     assert state["seat"] == 1
 
 
-def test_healing_is_offered_only_where_someone_has_a_life_to_heal():
+def test_healing_is_offered_in_another_s_turn_only_where_someone_has_a_life_to_heal():
     """Healing never goes above a character's printed life: with everyone unhurt, a review's player was asked at
     every other player's turn start whether to cast it (about three pointless windows a round). The window still
-    opens, since whether a Spell fits is private, but only to let it pass; a hurt character, anyone's, opens it."""
+    opens, since whether a Spell fits is private, but only to let it pass; a hurt character, anyone's, opens it.
+    In one's own turn it may be cast all the same: casting is the only way to be rid of a Spell (rulebook)."""
     state = table(["warrior", "wizard", "troll"])
     state["chars"][1]["spells"] = ["healing"]
     start_turn(state)
@@ -307,11 +308,10 @@ def test_healing_is_offered_only_where_someone_has_a_life_to_heal():
         state["chars"][hurt]["life"] -= 1
         start_turn(state)
         assert rules.legal(state, 1) == [{"type": "cast_spell", "spell": "healing"}, {"type": "decline"}]
-    # at the start of its own turn too
     state = table(["wizard", "warrior"])
     state["chars"][0]["spells"] = ["healing"]
     start_turn(state)
-    assert {"type": "cast_spell", "spell": "healing"} not in rules.legal(state, 0)
+    assert {"type": "cast_spell", "spell": "healing"} in rules.legal(state, 0)
 
 
 def test_counterspell_negates_a_spell():
