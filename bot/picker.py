@@ -75,6 +75,7 @@ class _Offers:
     offers some 1,500 runs, narrowed again at every click)."""
 
     state: str | None
+    version: int
     actions: list[Any]
     steps: dict[tuple[int, ...], Prompt | Chosen] = field(default_factory=dict)
 
@@ -126,8 +127,14 @@ class Picker:
             offers = await drawing.offers(table.engine.name, table.state, seat, actions)
         else:  # a few milliseconds at most: not worth a trip to the worker, which may be busy drawing
             offers = offered(table, seat, actions)
-        entry = _Offers(table.record.state, offers)
+        entry = _Offers(table.record.state, table.version, offers)
         self._keep(key, entry)
+        # the game has moved on: its other seats' offers for an earlier version can serve no click any more, and
+        # kept, they would push live offers of other games out
+        for other in range(len(table.seats)):
+            kept = self._offers.get((table.id, other))
+            if kept is not None and kept.version < entry.version:
+                self._offers_size -= len(self._offers.pop((table.id, other)).actions)
         return entry
 
     def _keep(self, key: tuple[int, int], entry: _Offers) -> None:

@@ -13,10 +13,11 @@ from bot.picker import Picker, offered
 from engines import get_engine
 
 
-def _table(game_id: int, state):
+def _table(game_id: int, state, version: int = 0):
     engine = get_engine("roll_player")
+    record = SimpleNamespace(state=engine.dump(state))
     return SimpleNamespace(
-        id=game_id, engine=engine, state=state, record=SimpleNamespace(state=engine.dump(state))
+        id=game_id, engine=engine, state=state, record=record, version=version, seats=[0, 1]
     )
 
 
@@ -48,10 +49,13 @@ def test_offers_follow_the_newest_state_and_stay_within_their_bound(monkeypatch)
     first = asyncio.run(ask(_table(1, states[0]))).actions
     again = asyncio.run(ask(_table(1, states[0]))).actions
     assert again is first and len(calls) == 1  # the same state: not worked out again
-    for state in states[1:]:
-        asyncio.run(ask(_table(1, state)))
-    # one game: however many states it went through, only the newest state's offers per seat are kept
-    assert len(picker._offers) <= 2
+    for version, state in enumerate(states[1:], start=1):
+        asyncio.run(ask(_table(1, state, version)))
+    # one game: however many states it went through and whoever moved, only offers for its newest state are kept
+    newest = get_engine("roll_player").dump(states[-1])
+    assert [entry.state for entry in picker._offers.values()] == [newest]
+    asyncio.run(ask(_table(1, states[0], 0)))  # a late read of an older version drops nothing newer
+    assert newest in [entry.state for entry in picker._offers.values()]
     assert picker._offers_size == sum(len(entry.actions) for entry in picker._offers.values())
 
     monkeypatch.setattr(picker_module, "OFFERS_KEPT", len(first) * 3)
