@@ -27,7 +27,7 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from engines.base import Action, Engine, Event, State, visible_to
+from engines.base import Action, Engine, Event, IllegalAction, State, visible_to
 
 COMBINE_LIMIT = 25  # the options of one Discord select menu
 JOIN = "+"
@@ -238,6 +238,16 @@ def split(action: Action) -> list[Action]:
         parts.append({k: v for k, v in rest.items() if not k.startswith(THEN)})
         rest = {k[len(THEN) :]: v for k, v in rest.items() if k.startswith(THEN)}
     return parts + [dict(part) for part in action.get(ENDING, ())]
+
+
+def playable(engine: Engine, state: State, seat: int, action: Action) -> bool:
+    """Whether the engine allows every part of a picked action now, one after the other."""
+    try:
+        for part in split(action):
+            state, _ = engine.apply(state, seat, part)
+    except IllegalAction:
+        return False
+    return True
 
 
 def _chained_key(depth: int, key: str) -> str:

@@ -4,6 +4,8 @@ A picker is out of date only when what it offers has changed (its components car
 `choice_token` of the seat's choices as chained and led by a suggestion), so in a simultaneous phase one player's step
 leaves everyone else's picker working unless it changes what theirs offers. (A digest of the choices alone let a
 click read its path through offers chained anew: "recruit, then end managing" played "recruit, then reclaim".)
+Where such a step left the seat's own choices as they were, a choice finished on the earlier picker still plays the
+moves it showed, read through the offers it was drawn from (`_clicked`).
 A move is committed before anything is said; once committed, the mover is told it is done even if Discord fails
 to show the table afterwards (the publisher catches up).
 """
@@ -21,6 +23,7 @@ import discord
 
 from bot import drawing, i18n
 from bot.chooser import (
+    SUGGESTED,
     Chosen,
     PathError,
     Prompt,
@@ -29,6 +32,7 @@ from bot.chooser import (
     narrow,
     offers_whole_turns,
     picker_actions,
+    playable,
     split,
 )
 from bot.games import presenter
@@ -76,12 +80,20 @@ class _Offers:
 
     state: str | None
     version: int
+    choices: int  # the choice_token of the seat's choices they were worked out from
     actions: list[Any]
+    # The seat's offers before another player's move, where that left the seat's own choices as they were (a phase
+    # played at once): their chains may end otherwise now, but a picker drawn from them still means what it said.
+    previous: _Offers | None = None
     steps: dict[tuple[int, ...], Prompt | Chosen] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         # what the picker's components carry: a click reads its path through these offers only
         self.token = choice_token(self.actions)
+
+    @property
+    def size(self) -> int:
+        return len(self.actions) + (len(self.previous.actions) if self.previous else 0)
 
     def step(self, path: list[int]) -> Prompt | Chosen:
         """The picker's step after the choices in `path` (PathError if they do not fit), narrowed once."""
@@ -118,33 +130,39 @@ class Picker:
         key = (table.id, seat)
         kept = self._offers.pop(key, None)
         if kept is not None:
-            self._offers_size -= len(kept.actions)
+            self._offers_size -= kept.size
             if kept.state == table.record.state:
                 self._keep(key, kept)
                 return kept
+        mine = choice_token(actions)
         if offers_whole_turns(table.engine):
             assert table.state is not None
             offers = await drawing.offers(table.engine.name, table.state, seat, actions)
         else:  # a few milliseconds at most: not worth a trip to the worker, which may be busy drawing
             offers = offered(table, seat, actions)
-        entry = _Offers(table.record.state, table.version, offers)
+        if kept is not None and (kept.version > table.version or kept.choices != mine):
+            kept = None
+        elif kept is not None:
+            kept.previous = None
+        entry = _Offers(table.record.state, table.version, mine, offers, kept)
         self._keep(key, entry)
-        # the game has moved on: its other seats' offers for an earlier version can serve no click any more, and
-        # kept, they would push live offers of other games out
+        # The game has moved on: other seats' offers for an earlier version serve a click only where that seat's
+        # choices stayed the same; kept otherwise, they would push live offers of other games out.
         for other in range(len(table.seats)):
-            kept = self._offers.get((table.id, other))
-            if kept is not None and kept.version < entry.version:
-                self._offers_size -= len(self._offers.pop((table.id, other)).actions)
+            earlier = self._offers.get((table.id, other))
+            if earlier is not None and earlier.version < entry.version:
+                if earlier.choices != choice_token(choices(table, other)):
+                    self._offers_size -= self._offers.pop((table.id, other)).size
         return entry
 
     def _keep(self, key: tuple[int, int], entry: _Offers) -> None:
         replaced = self._offers.pop(key, None)  # another click may have worked them out meanwhile
         if replaced is not None:
-            self._offers_size -= len(replaced.actions)
+            self._offers_size -= replaced.size
         self._offers[key] = entry
-        self._offers_size += len(entry.actions)
+        self._offers_size += entry.size
         while self._offers_size > OFFERS_KEPT:
-            self._offers_size -= len(self._offers.popitem(last=False)[1].actions)
+            self._offers_size -= self._offers.popitem(last=False)[1].size
 
     async def message(
         self, table: Table, seat: int, path: list[int], locale: str, notes: list[str]
@@ -294,13 +312,7 @@ class Picker:
             return
         actions = choices(table, seat)
         offers = await self.offered(table, seat, actions) if actions else None
-        if offers is None or token != offers.token:
-            await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
-            return
-        try:
-            step = offers.step(decode_path(path_text))
-        except PathError:
-            step = None
+        step = _clicked(table, seat, offers, token, path_text) if offers is not None else None
         if step is None:
             await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
             return
@@ -322,13 +334,8 @@ class Picker:
         if seat is None or not self._offers_at_hand(table, seat):
             return None
         offers = await self.offered(table, seat, choices(table, seat))
-        if offers.token != token:
-            return None
-        try:
-            step = offers.step(decode_path(path_text))
-        except PathError:
-            return None
-        return table, seat, step
+        step = _clicked(table, seat, offers, token, path_text)
+        return None if step is None else (table, seat, step)
 
     async def _restart(
         self, interaction: discord.Interaction, table: Table, seat: int, locale: str, note: str
@@ -498,6 +505,26 @@ class Picker:
         token = table.choice_token(seat)
         matching = Picker._labels(table, seat, locale).matching(typed.casefold().strip(), 25)
         return [(label, f"{token}:{index}") for index, label in matching]
+
+
+def _clicked(table: Table, seat: int, offers: _Offers, token: int, path_text: str) -> Prompt | Chosen | None:
+    """The step a click on a picker leads to, or None where the picker it was made on no longer fits. A picker
+    drawn before another player's move that left this seat's choices as they were still plays a move it
+    finished choosing, if the engine allows all of it now; a suggestion told what would follow, which may have
+    changed, and a step half-way was drawn from offers since chained anew, so those are out of date."""
+    try:
+        if token == offers.token:
+            return offers.step(decode_path(path_text))
+        if offers.previous is None or token != offers.previous.token:
+            return None
+        step = offers.previous.step(decode_path(path_text))
+    except PathError:
+        return None
+    assert table.state is not None
+    if isinstance(step, Chosen) and SUGGESTED not in step.action:
+        if playable(table.engine, table.state, seat, step.action):
+            return step
+    return None
 
 
 def _waiting_for(table: Table, seat: int, locale: str) -> str:

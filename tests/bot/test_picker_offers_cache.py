@@ -8,8 +8,9 @@ from types import SimpleNamespace
 import pytest
 
 from bot import picker as picker_module
-from bot.chooser import PathError, narrow
-from bot.picker import Picker, offered
+from bot.chooser import SUGGESTED, Chosen, PathError, narrow, path_to
+from bot.picker import Picker, _clicked, _Offers, offered
+from bot.service import ACTIVE, choice_token
 from engines import get_engine
 
 
@@ -17,7 +18,14 @@ def _table(game_id: int, state, version: int = 0):
     engine = get_engine("roll_player")
     record = SimpleNamespace(state=engine.dump(state))
     return SimpleNamespace(
-        id=game_id, engine=engine, state=state, record=record, version=version, seats=[0, 1]
+        id=game_id,
+        engine=engine,
+        state=state,
+        record=record,
+        version=version,
+        seats=[0, 1],
+        status=ACTIVE,
+        once=lambda what, seat, work: work(),
     )
 
 
@@ -56,13 +64,13 @@ def test_offers_follow_the_newest_state_and_stay_within_their_bound(monkeypatch)
     assert [entry.state for entry in picker._offers.values()] == [newest]
     asyncio.run(ask(_table(1, states[0], 0)))  # a late read of an older version drops nothing newer
     assert newest in [entry.state for entry in picker._offers.values()]
-    assert picker._offers_size == sum(len(entry.actions) for entry in picker._offers.values())
+    assert picker._offers_size == sum(entry.size for entry in picker._offers.values())
 
     monkeypatch.setattr(picker_module, "OFFERS_KEPT", len(first) * 3)
     for game_id in range(2, 30):
         asyncio.run(ask(_table(game_id, states[0])))
     assert picker._offers_size <= len(first) * 3
-    assert picker._offers_size == sum(len(entry.actions) for entry in picker._offers.values())
+    assert picker._offers_size == sum(entry.size for entry in picker._offers.values())
     assert (29, get_engine("roll_player").to_act(states[0])[0]) in picker._offers  # the newest stays
 
 
@@ -104,3 +112,31 @@ def test_a_step_is_narrowed_once_and_a_path_that_does_not_fit_is_refused(monkeyp
     first, again = asyncio.run(steps())
     assert first is again and narrowed == [[0], [999]]
     assert first == narrow(offered(table, seat, engine.legal_actions(state, seat)), [0])
+
+
+def test_a_click_on_offers_from_before_another_players_move_plays_only_a_finished_choice():
+    """Where another player's move left a seat's choices alone but chained its offers anew, a picker drawn from
+    the earlier offers plays a finished choice the engine still allows; a step half-way (its next menu would now
+    be drawn from other offers), a suggestion (it told what would follow) and a token of neither are out of date."""
+    engine = get_engine("roll_player")
+    state = _states(5)[-1]  # a set-up: a suggestion, and dice asked by die, then by row
+    seat = engine.to_act(state)[0]
+    table = _table(5, state, 1)
+    earlier = offered(table, seat, engine.legal_actions(state, seat))
+    mine = choice_token(engine.legal_actions(state, seat))
+    before = _Offers(table.record.state, 0, mine, earlier)
+    offers = _Offers(table.record.state, 1, mine, earlier[1:], before)  # chained anew
+    suggested = next(a for a in earlier if SUGGESTED in a)
+    placed = next(a for a in earlier if SUGGESTED not in a and len(path_to(earlier, a)) > 1)
+    path = path_to(earlier, placed)
+
+    def click(token: int, steps: list[int]):
+        return _clicked(table, seat, offers, token, ".".join(map(str, steps)))
+
+    assert click(before.token, path) == Chosen(placed)
+    assert click(before.token, path[:1]) is None
+    assert click(before.token, path_to(earlier, suggested)) is None
+    assert click(before.token ^ 1, path) is None
+    assert click(offers.token, path_to(offers.actions, placed)) == Chosen(
+        placed
+    )  # the current offers, as ever

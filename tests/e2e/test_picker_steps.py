@@ -13,7 +13,7 @@ import discord
 import pytest
 from sqlalchemy.sql.elements import ClauseElement
 
-from bot.chooser import narrow, path_to, picker_actions
+from bot.chooser import narrow, path_to, picker_actions, split
 from bot.drawing import PRIVATE_BYTES, Shelf
 from bot.picker import offered
 from bot.service import choices
@@ -316,11 +316,12 @@ def _offers_changed_by_another(table) -> tuple[int, int, dict] | None:
     return None
 
 
-async def test_a_picker_whose_offers_another_players_move_changed_is_out_of_date(tmp_path):
+async def test_a_picker_drawn_before_another_players_move_plays_what_its_button_says(tmp_path):
     """In a simultaneous phase another player's move may leave a seat's choices as they were and yet chain them
-    anew (Roll for the Galaxy's managing, found in a review: "recruit, then end managing" played "recruit, then
-    reclaim", and "end managing" two reclaims). The picker carried a digest of the choices only, so its click was
-    read through the new offers and played what its button did not say; it is now out of date, and says so."""
+    anew (Roll for the Galaxy's managing). Read through the new offers, a click once played what its button did
+    not say ("recruit, then end managing" played "recruit, then reclaim"); then every such picker was out of date,
+    and a review's player was told so at one Manage step in two. A finished choice now plays exactly the moves
+    its button showed (a step half-way: tests/bot/test_picker_offers_cache.py)."""
     async with harness(tmp_path) as h:
         game_id = await h.start_game("roll_for_the_galaxy", ("alice", "bob", "dave"), seed=3)
         for _ in range(400):  # the built-in player's moves for everyone, up to such a moment
@@ -341,8 +342,10 @@ async def test_a_picker_whose_offers_another_players_move_changed_is_out_of_date
         await h.service.act(game_id, table.user_at(other), move, expected_version=table.version)
         moved = await h.table(game_id)
         assert choices(moved, seat) == choices(table, seat)  # the same choices, offered anew
-        assert offered(moved, seat, choices(moved, seat)) != drawn
-        await h.choose(user, picker, table, path_to(drawn, drawn[-1])[:1])
-        assert "out of date" in picker.text
-        assert (await h.table(game_id)).version == moved.version  # the click played nothing
-        assert offers_choices_at(picker, game_id, picker_token(moved, seat))
+        now = offered(moved, seat, choices(moved, seat))
+        # a button whose place in the new offers holds another move: read through them, it would play that
+        button = next(a for i, a in enumerate(drawn) if len(path_to(drawn, a)) == 1 and now[i : i + 1] != [a])
+        await h.choose(user, picker, table, path_to(drawn, button))
+        assert "out of date" not in picker.text
+        played = [m for m in await h.service.moves(game_id) if m.version > moved.version]
+        assert [m.action for m in played] == split(button)
