@@ -27,7 +27,7 @@ from bot.lobby import Lobby, Refusal, lobby_text
 from bot.picker import Picker
 from bot.private import PrivateMessages
 from bot.publisher import MAX_CONTENT, Publisher, clip
-from bot.service import ACTIVE, FINISHED, LOBBY, GameService, ServiceError, Table
+from bot.service import ACTIVE, FINISHED, LOBBY, GameService, ServiceError, Table, choices
 from bot.ui import confirm_view, png_file, undo_view
 from engines.base import IllegalAction, visible_to
 
@@ -462,10 +462,11 @@ class GameHost:
         game_id: int | None,
         statuses=(LOBBY, ACTIVE),
         recent: bool = False,
+        to_move: bool = False,
     ) -> Table:
         """The game a command names, or the one game here. `recent`: from the games this process used lately,
         without a database round trip where it can (autocomplete); it may be out of date, so a command never
-        asks for it."""
+        asks for it. `to_move`: of several games of the user here, the one where they have something to do."""
         service = self.service
         if game_id is not None:
             table = await (service.recent_game(game_id) if recent else service.get(game_id))
@@ -480,6 +481,9 @@ class GameHost:
             raise ServiceError("no_game_here")
         if len(candidates) > 1:
             mine = [t for t in candidates if t.seat_of(interaction.user.id) is not None]
+            if to_move and len(mine) > 1:
+                user = interaction.user.id
+                mine = [t for t in mine if (seat := t.seat_of(user)) is not None and choices(t, seat)] or mine
             if len(mine) == 1:
                 return mine[0]
             raise ServiceError("several_games_here")

@@ -12,6 +12,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.games import presenter, presenters
 from bot.lobby import parse_options
+from bot.picker import CHOICE_NAME_MAX, NOTHING_TO_DO
 from bot.service import ACTIVE, BOT_LEVELS, FINISHED, LOBBY, PING_LEVELS, ServiceError
 from bot.ui import turns_view
 
@@ -164,17 +165,20 @@ class PlayCog(commands.Cog):
     @app_commands.describe(action=_desc("option.action"), game=_desc("option.game_id"))
     async def move(self, interaction: discord.Interaction, action: str, game: int | None = None):
         await interaction.response.defer(ephemeral=True, thinking=True)  # before reading: a busy moment waits
-        table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE,), to_move=True)
         await self.host.move_by_text(interaction, table, action)
 
     @move.autocomplete("action")
     async def _move_autocomplete(self, interaction: discord.Interaction, current: str):
         game = getattr(interaction.namespace, "game", None)
-        try:
-            table = await self.host.game_here(interaction, game, statuses=(ACTIVE,), recent=True)
-        except ServiceError:
-            return []
         locale = i18n.norm(str(interaction.locale))
+        try:
+            table = await self.host.game_here(
+                interaction, game, statuses=(ACTIVE,), recent=True, to_move=True
+            )
+        except ServiceError as error:  # an empty list would say nothing: say why there is nothing to choose
+            text = i18n.clip(self.host.explain(error, locale), CHOICE_NAME_MAX)
+            return [app_commands.Choice(name=text, value=NOTHING_TO_DO)]
         return [
             app_commands.Choice(name=label, value=value)
             for label, value in self.host.action_choices(table, interaction.user.id, current, locale)

@@ -61,7 +61,10 @@ async def test_autocomplete_answers_from_memory_and_follows_each_commit(tmp_path
         listed, run = await typed(h, alice, h.games, "play board", {"game": ""}, "game")
         assert run == [] and [c["value"] for c in listed] == [newer_id]
         offered, run = await typed(h, mover, thread, "play move", {"action": ""}, "action")
-        assert run == [] and offered == []  # nothing to move in an ended game
+        assert run == []  # nothing to move in an ended game, and the one line says so
+        assert offered == [
+            {"name": "There's no running game here. Start one with `/play new`.", "value": "wait"}
+        ]
 
         # After a restart nothing is in memory: one read answers, and fills it.
         await h.restart_bot()
@@ -153,3 +156,35 @@ async def test_play_move_also_reads_the_boards_language(tmp_path):
         answer = await h.slash(bob, h.thread(table), "play move", {"action": word})
         assert f"• {english[0]}" in answer.message.text, answer.message.text
         assert (await h.table(game_id)).version == table.version  # a part of a name plays nothing
+
+
+async def test_play_move_among_several_games_takes_the_one_that_waits_for_you(tmp_path):
+    """Typed where several of your games run (the channel their lobbies were opened in), /play move and its list
+    take the one game that waits for you; where that is none or more than one, the list says to name one, as the
+    command does (a review's player in two games got an empty list, and learned why only by sending it)."""
+    async with harness(tmp_path) as h:
+        alice, dave = h.users["alice"], h.users["dave"]
+        first = await h.start_game("roll_player", ("alice", "dave"))
+        second = await h.start_game("roll_player", ("alice", "dave"))
+        both = [await h.table(first), await h.table(second)]
+        assert all(t.users_to_act() == [int(dave.id)] for t in both)  # Roll Player's set-up starts at seat 2
+
+        several = {"name": "Several games run here — pick one with the `game` option.", "value": "wait"}
+        for user in (alice, dave):  # waited for in both, or in neither
+            offered, _ = await typed(h, user, h.games, "play move", {"action": ""}, "action")
+            assert offered == [several]
+        moves, _ = await typed(h, dave, h.games, "play move", {"action": "", "game": first}, "action")
+        await h.slash(dave, h.games, "play move", {"action": moves[0]["value"], "game": first})
+        moved = await h.table(first)
+        assert moved.version == both[0].version + 1 and moved.users_to_act() == [int(alice.id)]
+
+        for user, table in ((alice, moved), (dave, both[1])):
+            offered, _ = await typed(h, user, h.games, "play move", {"action": ""}, "action")
+            assert offered and [(c["name"], c["value"]) for c in offered] == h.bot.host.action_choices(
+                table, int(user.id), "", "en"
+            )
+        offered, _ = await typed(h, alice, h.games, "play move", {"action": ""}, "action")
+        await h.slash(alice, h.games, "play move", {"action": offered[0]["value"]})
+        assert (await h.table(first)).version == moved.version + 1
+        assert (await h.table(second)).version == both[1].version
+        assert h.sb.violations == []
