@@ -355,10 +355,16 @@ class Publisher:
             in_thread = record.thread_id not in (None, record.channel_id)
             needed = "Send Messages in Threads" if in_thread else "Send Messages"
             raise Permanent("no_post_permission", f"{needed}, Attach Files") from None
+        old_from = record.board_from
         await self.service.set_messages(table.id, board_message_id=message.id, board_from=since)
         record.board_message_id, record.board_from = message.id, since
         if old is not None and old != message.id:  # the previous board keeps its picture and happenings
-            text = {"content": before.text} if before and before.message_id == old else {}
+            text = {}
+            if before and before.message_id == old:
+                # its happenings as they ended before this board, under its own header and version mark: a line
+                # it told half-way ("Bot 1 draws a gem" of a turn that drew two) would contradict this board's
+                _, ended = await self.board_content(table, game, [], reacting, old_from, record.shown_version)
+                text = {"content": _restamped(ended, before.text)}
             await _unless_gone(channel.get_partial_message(old).edit(view=None, **text))
         if record.status in ENDED:  # never replaced
             self._settled.pop(table.id, None)
@@ -416,18 +422,26 @@ class Publisher:
         return found
 
     async def board_content(
-        self, table: Table, game: Any, pinged: list[int], reacting: set[int], since: int | None = None
+        self,
+        table: Table,
+        game: Any,
+        pinged: list[int],
+        reacting: set[int],
+        since: int | None = None,
+        notes_until: int | None = None,
     ) -> tuple[str, str]:
-        """The public happenings since version `since` (at least the last few moves), the host's notes, and who
-        must act now; and the same without who must act, for when a newer board is up."""
+        """The public happenings since version `since` (at least the last few moves), the host's notes (up to
+        version `notes_until`: a replaced board leaves later ones to the board after it), and who must act now;
+        and the same without who must act, for when a newer board is up."""
         record = table.record
         locale = record.locale
         public_view = table.view(None) if table.state is not None else {}
         told_before = record.shown_version if since is None else since  # no `since`: the notes not yet shown
+        until = table.version if notes_until is None else notes_until
         notes = sorted(  # a note from before notes had versions is new
             (note.get("v", table.version), self.note_text(table, note))
             for note in record.notes or []
-            if note.get("v", table.version) > told_before
+            if told_before < note.get("v", table.version) <= until
         )
         moves = RECENT_MOVES if since is None else min(max(RECENT_MOVES, table.version - since), MOST_MOVES)
         told = (
@@ -579,6 +593,13 @@ def _newest(lines: list[str], room: int, most: int, always: Set[int] = frozenset
 
 def _names(table: Table) -> dict[str, Any]:
     return {"game": table.title(table.record.locale), "id": table.id}
+
+
+def _restamped(text: str, like: str) -> str:
+    """A board's `text` under the header and version mark of `like`: a board keeps the moment its picture shows
+    (and its mark is how a board of that version is found again after a crash)."""
+    lines, kept = text.split("\n"), like.split("\n")
+    return clip("\n".join([kept[0], *lines[1:-1], kept[-1]]))
 
 
 async def _unless_gone(edit: Any) -> None:

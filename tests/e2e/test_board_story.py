@@ -5,6 +5,7 @@ before anyone could read it. Built-in players are waited for, never told "your m
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import pytest
@@ -102,3 +103,32 @@ async def test_a_note_stays_on_the_board_that_told_it_while_that_board_is_edited
         assert told.history, "the board that told the note was edited afterwards"
         assert "left the game" in told.text  # and still tells it
         assert "left the game" not in h.board_message(table).text  # the next board tells what came after
+
+
+async def test_a_replaced_board_tells_its_last_turn_as_the_next_board_does(tmp_path):
+    """A board edited during a built-in player's turn and then replaced once a person must act kept that turn
+    as it stood at the edit ("Bot 1 takes a follower and draws a gem", where the turn drew two and the next
+    board said so: a review counted 4 such contradictions in 4 of the bot's turns). A replaced board now ends
+    with the turn as it ended, under its own header and version mark."""
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        h.service.new_seed = lambda: 4
+        lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await h.click(alice, lobby, f"lobby:bot:{game_id}")
+        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        pick = random.Random(7)
+        for _ in range(PERSON_MOVES):
+            table = await h.table(game_id)
+            if table.status != ACTIVE or table.to_act() != [0]:
+                break
+            await h.play_through_chooser(alice, game_id, pick.choice(offered(table, 0, choices(table, 0))))
+
+        table = await h.table(game_id)
+        boards = [m for m in h.sb.messages(h.thread(table)) if m.audience.kind == "public"]
+        assert len(boards) > 4
+        for old, new in itertools.pairwise(boards):
+            last = [line for line in old.text.splitlines() if line.startswith("• ")][-1]
+            assert last in new.text.splitlines()
+            before = old.history[-1]["content"].splitlines()  # as it read while it was the newest
+            assert old.text.splitlines()[0] == before[0] and old.text.splitlines()[-1] == before[-1]  # header, mark
