@@ -408,6 +408,8 @@ class RollForTheGalaxyPresenter(GamePresenter):
             lines.append(
                 self.t("fact.explorers", locale, count=len(explorers), dice=self.dice_list(explorers, locale))
             )
+        if "produce" in types and "producers" in me["task"]:  # as for shipping: once its producers are out
+            lines += self.produce_facts(me, chosen, locale)
         if types & {"recruit", "reclaim"}:
             lines.append(self.manage_fact(me, locale))
         if "dictate" in types or "dictate" in powers:
@@ -445,6 +447,33 @@ class RollForTheGalaxyPresenter(GamePresenter):
                         payoffs=" · ".join(payoffs),
                     )
                 )
+        return lines
+
+    def produce_facts(self, me: dict[str, Any], chosen: dict[str, Any], locale: str) -> list[str]:
+        """What a good on each world with room for one will be worth: its trade price, and which of the dice to
+        produce with (the one chosen, once it is) make a good of the world's own colour, which consumes for 1 VP
+        more."""
+        dice = (
+            [chosen["color"]]
+            if chosen.get("type") == "produce" and "color" in chosen
+            else me["task"]["producers"]
+        )
+        lines = []
+        for world in _free_worlds(me):
+            world_color = D.side(world)["color"]
+            trade = self.trade_fact(me, world_color, locale)
+            name, colour = self.side_name(world, locale), self.die_name(world_color, locale)
+            matching = R.sort_colors({c for c in dice if c in (world_color, "purple")})
+            if matching:
+                labels = [self.t("die_label", locale, die=self.die_name(c, locale)) for c in matching]
+                dice_text = self.t("or_sep", locale).join(labels)
+                lines.append(
+                    self.t(
+                        "fact.produce_match", locale, world=name, color=colour, trade=trade, dice=dice_text
+                    )
+                )
+            else:
+                lines.append(self.t("fact.produce", locale, world=name, color=colour, trade=trade))
         return lines
 
     def trade_fact(self, me: dict[str, Any], world_color: str, locale: str) -> str:
@@ -658,6 +687,11 @@ def _drawn(me: dict[str, Any]) -> list[str]:
 def _lone_drawn(view: View | None) -> str | None:
     drawn = _drawn(_my_seat(view) or {})
     return drawn[0] if len(drawn) == 1 else None
+
+
+def _free_worlds(me: dict[str, Any]) -> list[str]:
+    """The mover's worlds with room for a good, in tableau order."""
+    return [e["id"] for e in R.worlds(me) if R.good_capacity(me, e["id"]) > len(e["goods"])]
 
 
 def _offered(key: str, values: list[Any], chosen: dict[str, Any]) -> tuple[set[str], set[str]]:

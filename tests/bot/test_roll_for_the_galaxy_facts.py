@@ -11,6 +11,7 @@ from bot.chooser import Prompt, narrow, picker_actions
 from bot.games import presenter
 from engines.base import State
 from engines.roll_for_the_galaxy import data as D
+from engines.roll_for_the_galaxy import rules as R
 
 GAME = presenter("roll_for_the_galaxy")
 ENGINE = GAME.engine
@@ -227,3 +228,30 @@ def test_exploring_says_how_many_explorers_are_still_to_send():
     dice = GAME.dice_list(explorers, "en")
     assert f"{len(explorers)} explorers still to send: {dice}. Each scouts or stocks." in facts(state, "en")
     assert f"아직 보낼 탐험가 {len(explorers)}개" in facts(state, "ko")[0]
+
+
+def test_producing_tells_what_a_good_on_each_world_will_be_worth():
+    """ "Produce · Home die · Wormhole Station" or "· Gem World" said nothing of what either good would be worth,
+    where shipping tells it (a review's player). Each world on offer: its trade price, and which dice make a good
+    of its own colour, which consumes for 1 VP more."""
+    state = reached(3, lambda s: offers(s, "produce"))
+    seat = state["seats"][0]
+    produce = [a for a in ENGINE.legal_actions(state, 0) if a["type"] == "produce"]
+    for locale in ("en", "ko"):
+        lines = facts(state, locale)
+        for world in {a["world"] for a in produce}:
+            color = D.side(world)["color"]
+            [line] = [ln for ln in lines if name(world, locale) in ln]
+            assert f"${R.trade_price(seat, color)}" in line
+            matching = [
+                a["color"] for a in produce if a["world"] == world and a["color"] in (color, "purple")
+            ]
+            for (
+                die
+            ) in matching:  # a good of the world's colour: 1 VP more when consumed, as the engine scores it
+                assert R.consume_vp("white", die, color) == R.consume_vp("white", "red", color) + (
+                    color != "red"
+                )
+                assert GAME.die_name(die, locale) in line
+            if locale == "en":
+                assert ("consumes for 1 VP more" in line) == bool(matching)
