@@ -297,9 +297,8 @@ class RollForTheGalaxyPresenter(GamePresenter):
             params["extra_die"] = self.phase_name(event["extra_die"], locale) if event["extra_die"] else ""
         if kind == "TileShortage":
             params["scout"] = names[event["scout"]]
-            params["waiting"] = self.t("list_sep", locale).join(names[s] for s in event["waiting"]) or self.t(
-                "nobody", locale
-            )
+            # a list: Korean gives each name its honorific ("Ana님, Bo님은"), not the last one only
+            params["waiting"] = [names[s] for s in event["waiting"]] or self.t("nobody", locale)
         if kind == "GameEnded":
             reasons = []
             if event["vp_pool_empty"]:
@@ -364,7 +363,9 @@ class RollForTheGalaxyPresenter(GamePresenter):
         stage = view["stage"]
         if stage == "over":
             return self.t("status.over", locale)
-        waiting = self.t("list_sep", locale).join(names[s] for s in view["to_act"] if s < len(names))
+        waiting = [
+            names[s] for s in view["to_act"] if s < len(names)
+        ]  # each name with its honorific in Korean
         if stage == "setup":
             return self.t("status.setup", locale, waiting=waiting)
         if view.get("shortage"):

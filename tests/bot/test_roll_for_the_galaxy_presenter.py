@@ -499,3 +499,14 @@ def test_placing_a_wild_die_says_wild_once():
                 assert text.lower().count(word) == 1, text
             return
     raise AssertionError("no wild die to place")
+
+
+def test_a_status_waiting_for_several_gives_each_name_its_honorific_in_korean():
+    """A review's Korean player read "Alice, Bob, Bot 1님을 기다리는 중": the honorific on the last name only."""
+    engine = presenter("roll_for_the_galaxy").engine
+    state = engine.new_game(3, engine.validate_options({}), 1)  # set-up: everyone chooses at once
+    game = presenter("roll_for_the_galaxy")
+    view = engine.view(state, None)
+    assert len(view["to_act"]) == 3
+    assert "Alice님, Bob님, Carol님이" in game.status_text(view, NAMES[:3], "ko")
+    assert "waiting for Alice, Bob, Carol to" in game.status_text(view, NAMES[:3], "en")

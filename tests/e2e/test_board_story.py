@@ -131,4 +131,6 @@ async def test_a_replaced_board_tells_its_last_turn_as_the_next_board_does(tmp_p
             last = [line for line in old.text.splitlines() if line.startswith("• ")][-1]
             assert last in new.text.splitlines()
             before = old.history[-1]["content"].splitlines()  # as it read while it was the newest
-            assert old.text.splitlines()[0] == before[0] and old.text.splitlines()[-1] == before[-1]  # header, mark
+            assert (
+                old.text.splitlines()[0] == before[0] and old.text.splitlines()[-1] == before[-1]
+            )  # header, mark
