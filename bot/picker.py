@@ -146,12 +146,13 @@ class Picker:
             kept.previous = None
         entry = _Offers(table.record.state, table.version, mine, offers, kept)
         self._keep(key, entry)
-        # The game has moved on: other seats' offers for an earlier version serve a click only where that seat's
-        # choices stayed the same; kept otherwise, they would push live offers of other games out.
+        # The game has moved on: other seats' offers for an earlier version serve a click only where that seat
+        # still acts with the same choices; kept otherwise, they would push live offers of other games out.
+        acting = table.to_act()
         for other in range(len(table.seats)):
             earlier = self._offers.get((table.id, other))
             if earlier is not None and earlier.version < entry.version:
-                if earlier.choices != choice_token(choices(table, other)):
+                if other not in acting or earlier.choices != choice_token(choices(table, other)):
                     self._offers_size -= self._offers.pop((table.id, other)).size
         return entry
 

@@ -26,6 +26,7 @@ def _table(game_id: int, state, version: int = 0):
         seats=[0, 1],
         status=ACTIVE,
         once=lambda what, seat, work: work(),
+        to_act=lambda: engine.to_act(state),
     )
 
 
