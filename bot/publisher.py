@@ -361,10 +361,15 @@ class Publisher:
         if old is not None and old != message.id:  # the previous board keeps its picture and happenings
             text = {}
             if before and before.message_id == old:
-                # its happenings as they ended before this board, under its own header and version mark: a line
-                # it told half-way ("Bot 1 draws a gem" of a turn that drew two) would contradict this board's
-                _, ended = await self.board_content(table, game, [], reacting, old_from, record.shown_version)
-                text = {"content": _restamped(ended, before.text)}
+                text = {"content": before.text}
+                # A line it told half-way ("Bot 1 draws a gem" of a turn that drew two) would contradict this
+                # board's: then it ends with its happenings as they ended, under its own header and version mark.
+                told = [line for line in before.text.split("\n") if line.startswith("• ")]
+                if told and told[-1] not in settled.split("\n"):
+                    _, ended = await self.board_content(
+                        table, game, [], reacting, old_from, record.shown_version
+                    )
+                    text = {"content": _restamped(ended, before.text)}
             await _unless_gone(channel.get_partial_message(old).edit(view=None, **text))
         if record.status in ENDED:  # never replaced
             self._settled.pop(table.id, None)
