@@ -214,6 +214,14 @@ def _follower_tile(number: int, seat: int, label: str, w: int, h: int) -> Image.
     return tile
 
 
+def _symbol(x: int, y: int, w: int, h: int) -> tuple[int, int, int]:
+    """Where a card's diamond or token goes (its middle, and its radius): in the card's upper part, clear of the
+    name under it. A face-down card is square, and a symbol as wide as a hand card's ran into its name."""
+    name_top = h - h // 7 - PRIVATE_SMALL * 3 // 5
+    cy = h * 2 // 5
+    return x + w // 2, y + cy, min(w * 2 // 5, name_top - 4 - cy)
+
+
 def _gem_face(
     draw: ImageDraw.ImageDraw, x: int, y: int, card: str, locale: str, w: int = 110, h: int = 150
 ) -> None:
@@ -222,7 +230,7 @@ def _gem_face(
     colour = _kind_colour(kind)
     ink = readable_on(colour)
     draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=colour, outline=TEXT, width=2)
-    mid, cy, r = x + w // 2, y + h * 2 // 5, w * 2 // 5
+    mid, cy, r = _symbol(x, y, w, h)
     draw.polygon([(mid, cy - r), (mid + r, cy), (mid, cy + r), (mid - r, cy)], outline=ink, width=3)
     draw.text((mid, cy), value, fill=ink, font=font(h * 3 // 10, True), anchor="mm")
     label = fitted(kind_name(kind, locale), PRIVATE_SMALL, w - 8, True)
@@ -236,7 +244,7 @@ def _follower_face(
     colour = _seat_colour(seat)
     ink = readable_on(colour)
     draw.rounded_rectangle((x, y, x + w, y + h), 10, fill=colour, outline=GOLD, width=3)
-    mid, cy, r = x + w // 2, y + h * 2 // 5, w * 2 // 5
+    mid, cy, r = _symbol(x, y, w, h)
     draw.ellipse((mid - r, cy - r, mid + r, cy + r), outline=ink, width=3)
     draw.text((mid, cy), str(number), fill=ink, font=font(h * 3 // 10, True), anchor="mm")
     label = fitted(label, PRIVATE_SMALL, w - 8, True)
