@@ -194,15 +194,15 @@ class RollForTheGalaxyPresenter(GamePresenter):
     def joined(self, before: Event, event: Event) -> Event | None:
         """One line for what a player did one step at a time: dice recruited (with the fall back to the credit
         floor if it follows), explorers stocked (with the credits they brought) or sent scouting (with the tiles
-        drawn), a good shipped with what it brought; one line for everyone who got ready in a row; no line for a
-        phase in which nothing happened; a run of tiles discarded."""
+        drawn), a good shipped with what it brought; one line for everyone who got ready in a row; a phase in which
+        nothing was told named in the next one's line; a run of tiles discarded."""
         seat, kind, was = event.get("seat"), event["type"], before["type"]
         if kind == "PlayerReady" and was in ("PlayerReady", "PlayersReady"):
             return {"type": "PlayersReady", "ready": [*before.get("ready", [before.get("seat")]), seat]}
         if before.get("seat") != seat:
             return None
-        if kind == "PhaseStarted" and was == "PhaseStarted":  # nothing was told in the earlier phase
-            return event
+        if kind == "PhaseStarted" and was == "PhaseStarted":  # nothing was told in the earlier phase: say so
+            return {**event, "quiet": [*before.get("quiet", []), before["phase"]]}
         if kind == "WorkerRecruited" and was in ("WorkerRecruited", "WorkersRecruited"):
             return _longer(_recruits(before), _recruits(event))
         if kind == "CreditsFloored" and was in ("WorkerRecruited", "WorkersRecruited"):
@@ -241,9 +241,15 @@ class RollForTheGalaxyPresenter(GamePresenter):
         if "colors" in event:  # the runs `condensed` made
             params["dice"] = self.dice_list(event["colors"], locale)
             params["count"] = len(event["colors"])
-        if kind == "PlayersReady":  # "Ana, Bo and Cy"
-            *first, last = (names[s] for s in event["ready"])
-            params["players"] = self.t("list_sep", locale).join(first) + self.t("last_sep", locale) + last
+        if (
+            kind == "PlayersReady"
+        ):  # "Ana, Bo and Cy"; a plain list where no "and" is put in ("Ana님, Bo님이")
+            ready = [names[s] for s in event["ready"]]
+            if self.t("last_sep", locale) == self.t("list_sep", locale):
+                params["players"] = ready
+            else:
+                *first, last = ready
+                params["players"] = self.t("list_sep", locale).join(first) + self.t("last_sep", locale) + last
         if "drawn" in event:
             params["tiles"] = self.t("tiles_drawn", locale, count=event["drawn"])
         for key in ("good", "shipper"):
@@ -257,6 +263,10 @@ class RollForTheGalaxyPresenter(GamePresenter):
             params["reason"] = self.reason_name(event["reason"], locale)
         if "phase" in event:
             params["phase"] = self.stage_name(event["phase"], locale)
+        if "quiet" in event:
+            params["quiet"] = self.t("list_sep", locale).join(
+                self.stage_name(p, locale) for p in event["quiet"]
+            )
         if kind == "StartTilesPlaced":
             params["development"] = self.side_name(D.TILE_SIDES[event["development"]]["development"], locale)
         if kind in ("TileDiscarded", "TileReturned"):
@@ -322,6 +332,8 @@ class RollForTheGalaxyPresenter(GamePresenter):
             variant = "TileCompleted_cup"
         elif kind == "AssignmentsRevealed" and event["extra_die"]:
             variant = "AssignmentsRevealed_extra"
+        elif kind == "PhaseStarted" and event.get("quiet"):  # the round's phases named, none left unaccounted
+            variant = "PhaseStarted_after_quiet"
         if variant is None:
             return super().event_text(event, names, view, locale)
         params = {k: v for k, v in event.items() if k not in ("type", "private")}

@@ -184,7 +184,7 @@ def test_runs_of_like_happenings_are_told_in_one_line(game):
     ]
     told = [game.event_text(e, NAMES, {}, "en") for e in game.condensed(events)]
     assert told == [
-        "Settle begins.",
+        "Nothing to tell from Develop. Settle begins.",
         "Alice stocks with 2 explorers (Military, Home): +$4, now $5.",
         "Bob stocks with a Home explorer: +$2, now $3.",
         "Alice recruits 3 dice into the cup: Alien Tech, Novelty ×2 ($1 left).",
@@ -510,3 +510,27 @@ def test_a_status_waiting_for_several_gives_each_name_its_honorific_in_korean():
     assert len(view["to_act"]) == 3
     assert "Alice님, Bob님, Carol님이" in game.status_text(view, NAMES[:3], "ko")
     assert "waiting for Alice, Bob, Carol to" in game.status_text(view, NAMES[:3], "en")
+
+
+def test_a_phase_in_which_nothing_was_told_is_named_and_everyone_ready_has_an_honorific():
+    """ "This round: Explore, Develop, Ship" and then no word of Develop or Ship: a review's player could not tell
+    whether they had happened. Nor did "Ana, Bo님이 준비를 마쳤습니다" give Ana her honorific."""
+    game = presenter("roll_for_the_galaxy")
+    events = [
+        {"type": "PlayerReady", "seat": 0},
+        {"type": "PlayerReady", "seat": 1},
+        {"type": "PhaseStarted", "phase": "develop"},
+        {"type": "PhaseStarted", "phase": "ship"},
+        {"type": "PhaseStarted", "phase": "manage"},
+    ]
+    view = game.engine.view(game.engine.new_game(2, game.engine.validate_options({}), 1), None)
+    told = {
+        locale: [game.event_text(e, NAMES[:2], view, locale) for e in game.condensed(events)]
+        for locale in LOCALES
+    }
+    assert told["en"] == [
+        "Alice and Bob are ready.",
+        "Nothing to tell from Develop, Ship. Manage empire begins.",
+    ]
+    assert told["ko"][0] == "Alice님, Bob님이 준비를 마쳤습니다."
+    assert all(len(lines) == 2 for lines in told.values())
