@@ -80,7 +80,7 @@ class _Offers:
 
     state: str | None
     version: int
-    choices: int  # the choice_token of the seat's choices they were worked out from
+    choices_token: int  # the choice_token of the seat's choices they were worked out from
     actions: list[Any]
     # The seat's offers before another player's move, where that left the seat's own choices as they were (a phase
     # played at once): their chains may end otherwise now, but a picker drawn from them still means what it said.
@@ -140,11 +140,11 @@ class Picker:
             offers = await drawing.offers(table.engine.name, table.state, seat, actions)
         else:  # a few milliseconds at most: not worth a trip to the worker, which may be busy drawing
             offers = offered(table, seat, actions)
-        if kept is not None and (kept.version > table.version or kept.choices != mine):
-            kept = None
-        elif kept is not None:
-            kept.previous = None
-        entry = _Offers(table.record.state, table.version, mine, offers, kept)
+        same_choices = kept is not None and kept.version < table.version and kept.choices_token == mine
+        previous = kept if same_choices else None
+        if previous is not None:
+            previous.previous = None  # one step back only
+        entry = _Offers(table.record.state, table.version, mine, offers, previous)
         self._keep(key, entry)
         # The game has moved on: other seats' offers for an earlier version serve a click only where that seat
         # still acts with the same choices; kept otherwise, they would push live offers of other games out.
@@ -152,7 +152,7 @@ class Picker:
         for other in range(len(table.seats)):
             earlier = self._offers.get((table.id, other))
             if earlier is not None and earlier.version < entry.version:
-                if other not in acting or earlier.choices != choice_token(choices(table, other)):
+                if other not in acting or earlier.choices_token != choice_token(choices(table, other)):
                     self._offers_size -= self._offers.pop((table.id, other)).size
         return entry
 

@@ -241,9 +241,8 @@ class RollForTheGalaxyPresenter(GamePresenter):
         if "colors" in event:  # the runs `condensed` made
             params["dice"] = self.dice_list(event["colors"], locale)
             params["count"] = len(event["colors"])
-        if (
-            kind == "PlayersReady"
-        ):  # "Ana, Bo and Cy"; a plain list where no "and" is put in ("Ana님, Bo님이")
+        # "Ana, Bo and Cy"; a plain list where no "and" is put in, so Korean gives each its honorific ("Ana님, Bo님이")
+        if kind == "PlayersReady":
             ready = [names[s] for s in event["ready"]]
             if self.t("last_sep", locale) == self.t("list_sep", locale):
                 params["players"] = ready
@@ -375,9 +374,8 @@ class RollForTheGalaxyPresenter(GamePresenter):
         stage = view["stage"]
         if stage == "over":
             return self.t("status.over", locale)
-        waiting = [
-            names[s] for s in view["to_act"] if s < len(names)
-        ]  # each name with its honorific in Korean
+        # a list: Korean gives each name its honorific
+        waiting = [names[s] for s in view["to_act"] if s < len(names)]
         if stage == "setup":
             return self.t("status.setup", locale, waiting=waiting)
         if view.get("shortage"):
@@ -466,13 +464,11 @@ class RollForTheGalaxyPresenter(GamePresenter):
         """What a good on each world with room for one will be worth: its trade price, and which of the dice to
         produce with (the one chosen, once it is) make a good of the world's own colour, which consumes for 1 VP
         more."""
-        dice = (
-            [chosen["color"]]
-            if chosen.get("type") == "produce" and "color" in chosen
-            else me["task"]["producers"]
-        )
+        dice = me["task"]["producers"]
+        if chosen.get("type") == "produce" and "color" in chosen:
+            dice = [chosen["color"]]
         lines = []
-        for world in _free_worlds(me):
+        for world in R.free_slots(me):
             world_color = D.side(world)["color"]
             trade = self.trade_fact(me, world_color, locale)
             name, colour = self.side_name(world, locale), self.die_name(world_color, locale)
@@ -700,11 +696,6 @@ def _drawn(me: dict[str, Any]) -> list[str]:
 def _lone_drawn(view: View | None) -> str | None:
     drawn = _drawn(_my_seat(view) or {})
     return drawn[0] if len(drawn) == 1 else None
-
-
-def _free_worlds(me: dict[str, Any]) -> list[str]:
-    """The mover's worlds with room for a good, in tableau order."""
-    return [e["id"] for e in R.worlds(me) if R.good_capacity(me, e["id"]) > len(e["goods"])]
 
 
 def _offered(key: str, values: list[Any], chosen: dict[str, Any]) -> tuple[set[str], set[str]]:

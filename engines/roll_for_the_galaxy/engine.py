@@ -1139,18 +1139,10 @@ def _remove_die(state: State, seat: int, where: str, color: str, events: list[Ev
 # --- produce ------------------------------------------------------------------------------------------------
 
 
-def _free_slots(p: R.Seat) -> dict[str, int]:
-    return {
-        e["id"]: R.good_capacity(p, e["id"]) - len(e["goods"])
-        for e in R.worlds(p)
-        if R.good_capacity(p, e["id"]) > len(e["goods"])
-    }
-
-
 def _advance_produce(state: State, seat: int, events: list[Event]) -> None:
     p = state["seats"][seat]
     task = p["task"]
-    free = _free_slots(p)
+    free = R.free_slots(p)
     producers = task["producers"]
     if producers and free and len(set(producers)) == 1 and len(producers) >= sum(free.values()):
         # Nothing to decide: one colour of producer, enough to fill every space.
@@ -1173,7 +1165,7 @@ def _produce(state: State, seat: int, color: str, world_id: str, events: list[Ev
 
 def _produce_actions(state: State, seat: int) -> list[Action]:
     p = state["seats"][seat]
-    free = _free_slots(p)
+    free = R.free_slots(p)
     actions: list[Action] = [
         {"type": "produce", "color": c, "world": w}
         for c in R.sort_colors(set(p["task"]["producers"]))
@@ -1189,7 +1181,7 @@ def _apply_produce(state: State, seat: int, action: Action, events: list[Event])
     else:
         # Matching colours first, so the goods consume for the most VP later.
         for color in sorted(p["task"]["producers"], key=R.CUP_PREFERENCE.index):
-            free = _free_slots(p)
+            free = R.free_slots(p)
             if not free:
                 break
             world_id = max(free, key=lambda w: (D.side(w)["color"] == color, D.side(w)["cost"]))

@@ -106,6 +106,15 @@ def good_capacity(p: Seat, world_id: str) -> int:
     return capacity
 
 
+def free_slots(p: Seat) -> dict[str, int]:
+    """The worlds with room for a good, in tableau order, and how many more each holds."""
+    return {
+        e["id"]: good_capacity(p, e["id"]) - len(e["goods"])
+        for e in worlds(p)
+        if good_capacity(p, e["id"]) > len(e["goods"])
+    }
+
+
 def spaces(p: Seat) -> int:
     """Tableau spaces for the game end: every tile is one, a faction tile (two halves) two."""
     return len(p["tableau"])
