@@ -42,6 +42,7 @@ from engines.base import IllegalAction, visible_to
 
 if TYPE_CHECKING:
     from bot.host import GameHost
+    from bot.publisher import Window
 
 log = logging.getLogger(__name__)
 
@@ -199,21 +200,31 @@ class Picker:
         return _content(lines), chooser_view(table, token, path, labels, locale)
 
     def carry_on(self, interaction: discord.Interaction, table: Table, locale: str) -> None:
-        """If `table` (as the clicker's answer shows it) waits for built-in players alone, that answer carries on
-        to the clicker's next choice when the game comes back to them, saying what happened meanwhile, instead of
-        a ping and a DM a second later (Publisher.carry_on)."""
+        """If `table` (as the clicker's answer shows it) waits for built-in players, or a reaction window, alone,
+        that answer carries on to the clicker's next choice when the game comes back to them, saying what
+        happened meanwhile, instead of a ping and a DM a second later (Publisher.carry_on)."""
         seat = table.seat_of(interaction.user.id)
         waiting = table.to_act()
-        if seat is None or table.status != ACTIVE or not waiting or seat in waiting or table.people(waiting):
+        if seat is None or table.status != ACTIVE or table.state is None or not waiting or seat in waiting:
             return
+        reacting = table.engine.reaction_seats(table.state)
+        if table.people([s for s in waiting if s not in reacting]):
+            return
+        window: Window = ("people" if table.people(reacting) else "bots") if reacting else None
         since = table.version
 
         async def answer(now: Table) -> bool:
             moves = await self._since(now, since, locale)
-            # a chance to react in another's turn is not "your move"
-            reacting = now.state is not None and seat in now.engine.reaction_seats(now.state)
-            key = "chooser.back_to_react" if reacting else "chooser.back_to_you"
-            notes = [i18n.t(f"{key}_meanwhile" if moves else key, locale, moves=moves)]
+            if now.state is not None and seat in now.to_act():
+                # a chance to react in another's turn is not "your move"
+                key = (
+                    "chooser.back_to_react"
+                    if seat in now.engine.reaction_seats(now.state)
+                    else "chooser.back_to_you"
+                )
+                notes = [i18n.t(f"{key}_meanwhile" if moves else key, locale, moves=moves)]
+            else:  # the game went on to someone else: what happened, and whom it waits for now
+                notes = [i18n.t("chooser.moved_on", locale, moves=moves)] if moves else []
             try:
                 await interaction.edit_original_response(**await self.fresh(now, seat, locale, notes))
             except discord.HTTPException as error:  # expired or refused: the player is pinged instead
@@ -221,7 +232,7 @@ class Picker:
                 return False
             return True
 
-        self.host.publisher.carry_on(table.id, seat, answer)
+        self.host.publisher.carry_on(table.id, seat, answer, window)
 
     async def _since(self, table: Table, version: int, locale: str) -> str:
         """What everyone saw happen after `version`, in brief."""

@@ -119,8 +119,9 @@ class PrivateMessages:
             else:
                 text = i18n.t("game.dm_hand", locale, game=title, id=table.id)
             view = dm_view(table, locale) if their_turn else discord.utils.MISSING
+            # only a "your move" is worth a notification; a DM of one's view alone arrives silently
             channel, message = await self._send_dm(
-                row, text + mark, file, view, version_mark(table), unsure, silent
+                row, text + mark, file, view, version_mark(table), unsure, silent or not their_turn
             )
             if row.dm_message_id and row.dm_message_id != message.id:
                 await self._retire(row, table)

@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterator, Set
 from contextlib import contextmanager
 from datetime import timedelta
-from typing import Any, NamedTuple
+from typing import Any, Literal, NamedTuple
 
 import aiohttp
 import discord
@@ -62,6 +62,9 @@ SETTLED_KEPT = 2_000  # boards whose text is kept for settling them (at most abo
 SHOW_WITHIN = 30  # seconds; a Discord call hung longer gives its turn up and is retried like any failure
 # A picker can be edited for 15 minutes after its interaction; one left waiting longer is not carried on.
 CARRY_ON_WITHIN = 10 * 60  # seconds
+# A picker carried on after a person's reaction window that lasted longer than this also tells its player as anyone
+# is told (a window may take minutes: they may have gone); a wait on built-in players is short.
+QUIETLY_WITHIN = 60  # seconds
 TRANSIENT = (discord.DiscordServerError, asyncio.TimeoutError, aiohttp.ClientError)
 
 
@@ -74,6 +77,7 @@ class Shown(NamedTuple):
 
 
 CarryOn = Callable[[Table], Awaitable[bool]]
+Window = Literal["bots", "people"] | None  # whose reaction window a carried-on answer waits on
 
 
 class Permanent(Exception):
@@ -85,8 +89,18 @@ class Permanent(Exception):
         self.permission = permission
 
 
-def _unexpired(waiting: dict[int, tuple[float, CarryOn]], now: float) -> dict[int, tuple[float, CarryOn]]:
-    return {seat: entry for seat, entry in waiting.items() if entry[0] > now}
+class Carrying(NamedTuple):
+    """A player's answer waiting to carry on: until when it may, until when it may do so without telling them
+    as well, whether it waits on a reaction window (it said "then it goes on"), and how."""
+
+    until: float
+    quietly_until: float
+    window: bool
+    answer: CarryOn
+
+
+def _unexpired(waiting: dict[int, Carrying], now: float) -> dict[int, Carrying]:
+    return {seat: entry for seat, entry in waiting.items() if entry.until > now}
 
 
 def clip(text: str) -> str:
@@ -112,44 +126,58 @@ class Publisher:
         # that shows the same table keeps the picture it has). Kept in memory only; after a restart (or for a
         # game shown less lately than SETTLED_KEPT others) the old board just loses its buttons.
         self._settled: OrderedDict[int, Shown] = OrderedDict()
-        # Players looking at an answer that says the game waits for built-in players only: when it comes back to
-        # them, that answer carries on to their next choice instead of a ping and a DM (see carry_on).
-        self._carrying: dict[int, dict[int, tuple[float, CarryOn]]] = {}  # by game, then seat
+        # Players looking at an answer that says the game waits for built-in players or a reaction window only:
+        # when it comes back to them, that answer carries on to their next choice instead of a ping and a DM.
+        self._carrying: dict[int, dict[int, Carrying]] = {}  # by game, then seat
 
     # --- when it runs ---------------------------------------------------------------------------------------------
 
-    def carry_on(self, game_id: int, seat: int, answer: CarryOn) -> None:
-        """The player at `seat` is looking at an answer that waits for built-in players alone. When the game
-        next needs them, `answer(table)` is tried first: if it shows them their next choice (True), they are not
-        pinged or sent a "your move" DM for that wait; if it cannot (False: the answer expired or Discord
-        refused), they are told as anyone is. Should another person have to act first, the player may have gone
-        by the time it comes back to them: the answer is dropped, and they are told as anyone is."""
+    def carry_on(self, game_id: int, seat: int, answer: CarryOn, window: Window = None) -> None:
+        """The player at `seat` is looking at an answer that waits for built-in players, or for a reaction window
+        (`window`: built-in players' or people's), alone. When the game next needs them, `answer(table)` is tried
+        first: if it shows them their next choice (True), they are not pinged or sent a "your move" DM for that
+        wait; if it cannot (False: the answer expired or Discord refused), they are told as anyone is, and so
+        they are where people's window lasted past QUIETLY_WITHIN. Should another person have to act first
+        outside a reaction window, the player may have gone by the time it comes back to them: the answer is
+        dropped, and they are told as anyone is; one that waited on a window says what happened instead."""
         now = asyncio.get_running_loop().time()
         self._carrying = {
             game: kept for game, waiting in self._carrying.items() if (kept := _unexpired(waiting, now))
         }
-        self._carrying.setdefault(game_id, {})[seat] = (now + CARRY_ON_WITHIN, answer)
+        quietly = QUIETLY_WITHIN if window == "people" else CARRY_ON_WITHIN
+        entry = Carrying(now + CARRY_ON_WITHIN, now + quietly, window is not None, answer)
+        self._carrying.setdefault(game_id, {})[seat] = entry
 
-    async def _carried_on(self, table: Table) -> set[int]:
-        """The seats newly to act whose player's waiting answer moved on to their choice."""
+    async def _carried_on(self, table: Table) -> tuple[set[int], set[int]]:
+        """The seats the game needs again whose player's waiting answer moved on to their choice, and those whose
+        answer could not, or came late, though their wait kept its mark through a reaction window (so they are
+        told now, like the newly told)."""
         waiting = self._carrying.get(table.id)
         if not waiting:
-            return set()
-        active = table.record.status == ACTIVE
+            return set(), set()
+        active = table.record.status == ACTIVE and table.state is not None
         newly = self._newly_told(table) if active else set()
-        people = set(table.people(table.to_act())) if active else set()
+        to_act = set(table.to_act()) if active else set()
+        reacting = set(table.engine.reaction_seats(table.state)) if active else set()
+        back = newly | (to_act & set(table.acting))  # needed again, told of it or not
+        holding = set(table.people(list(to_act - reacting)))  # people the game waits on outside a window
         now = asyncio.get_running_loop().time()
-        carried = set()
-        for seat, (until, answer) in list(waiting.items()):
-            if seat in newly:
+        carried, again = set(), set()
+        for seat, entry in list(waiting.items()):
+            if seat in back:
                 del waiting[seat]
-                if until > now and await answer(table):
+                shown = entry.until > now and await entry.answer(table)
+                if shown and now <= entry.quietly_until:
                     carried.add(seat)
-            elif people - {seat} or not active:
-                del waiting[seat]  # someone else holds the game up now: no longer a wait on built-in players
+                elif seat not in newly:
+                    again.add(seat)
+            elif holding - {seat} or not active:
+                del waiting[seat]  # someone else holds the game up now: the wait the answer told is over
+                if entry.window and entry.until > now:  # its "then it goes on" is over: it says what happened
+                    await entry.answer(table)
         if not waiting:
             self._carrying.pop(table.id, None)
-        return carried
+        return carried, again
 
     @contextmanager
     def holding(self, game_id: int) -> Iterator[None]:
@@ -220,12 +248,13 @@ class Publisher:
                 await self._open_thread(table)
             if record.lobby_message_id and record.shown_version < 1 and record.demo_move_at is None:
                 await self._close_lobby(table)
-            carried = await self._carried_on(table)
-            pinged = await self._show_board(table, carried)
+            carried, again = await self._carried_on(table)
+            told = self._newly_told(table) | again
+            pinged = await self._show_board(table, told, carried)
             if record.status == ACTIVE and record.demo_move_at is None:
                 sent = await self.private.update(
                     table,
-                    self._newly_told(table) - carried,
+                    told - carried,
                     unsure=table.id in self.unsure,
                     pinged=frozenset(pinged),
                 )
@@ -294,19 +323,25 @@ class Publisher:
             if told.get(seat) != mark and table.user_at(seat) is not None
         }
 
-    async def _show_board(self, table: Table, carried: Set[int]) -> list[int]:
-        """Post or edit the board; returns who it mentions for this wait (not those `carried` on by their answer)."""
+    async def _show_board(self, table: Table, told: Set[int], carried: Set[int]) -> list[int]:
+        """Post or edit the board; returns whom of those `told` of their wait it mentions (not those `carried` on
+        by their answer)."""
         record = table.record
         game = presenter(table.engine.name)
         locale = record.locale
         channel = self.client.get_partial_messageable(record.thread_id or record.channel_id)
         reacting = set(table.engine.reaction_seats(table.state)) if table.state is not None else set()
-        newly = self._newly_told(table) - reacting  # a chance to react is offered by DM, never announced
+        newly = set(told) - reacting  # a chance to react is offered by DM, never announced
         # A seat joining a stretch others were already told about (a later phase of the same round), or needed
         # again within it, is told by its DM and the edited board; only a new stretch of play earns a new board
         # message with pings.
         announced = {stretch_of(mark) for mark in table.told.values()}
-        newly = {seat for seat in newly if stretch_of(table.acting[seat]) not in announced}
+        newly = {
+            seat
+            for seat in newly
+            # told again, its wait kept through a reaction window (Publisher.carry_on), or a new stretch
+            if table.told.get(seat) == table.acting[seat] or stretch_of(table.acting[seat]) not in announced
+        }
         # a player whose own answer carried on to their choice gets a new board, but no mention
         pinged = await self._pinged(table, newly - carried)
         demo = record.demo_move_at is not None

@@ -328,19 +328,37 @@ def acting_after(engine: Engine, state: State, before: dict[int, str], version: 
     once per mark. A seat that was acting keeps its mark; a new wait is marked by `version`, or, in games that
     group waits into stretches (a round's phases), by the stretch, and by the version as well for a seat needed
     again in a stretch it had finished its part of. Seats that could only let a reaction pass are
-    never told (the clock passes for them). While a reaction window is open, the player whose turn it is keeps
-    its mark, so the window's end does not ping them as if a new turn had begun."""
+    never told (the clock passes for them). A chance to react is a wait of its own: it keeps its mark only while
+    the seat keeps reacting, so a Spell offered just after the seat's own turn is told, and so is the seat's turn
+    after it reacted. While a reaction window is open, the player whose turn it is keeps its mark, so the
+    window's end does not ping them as if a new turn had begun (their open picker carries on instead)."""
     reacting = set(engine.reaction_seats(state))
     waiting = [s for s in engine.to_act(state) if not only_passing(engine, state, s)]
+    reactions = {
+        s: before[s] if _is_reaction(before.get(s)) else f"{REACTION}{version}"
+        for s in waiting
+        if s in reacting
+    }
+    waiting = [s for s in waiting if s not in reacting]
+    turns = {s: mark for s, mark in before.items() if not _is_reaction(mark)}
+    kept = turns if reacting else {}
     stretch = engine.notice_stretch(state)
-    kept = dict(before) if reacting else {}
     if stretch is None:
-        return {**kept, **{s: before.get(s, f"v{version}") for s in waiting}}
+        return {**kept, **{s: turns.get(s, f"v{version}") for s in waiting}, **reactions}
     # A seat that had finished its part of a stretch others were still playing (it was told to wait for them) is
     # told again when the game needs it once more: a wait of its own within the stretch.
-    running = any(stretch_of(mark) == stretch for mark in before.values())
-    fresh = {s: f"{stretch}{AGAIN}{version}" if running and s not in before else stretch for s in waiting}
-    return {**kept, **{s: before[s] if stretch_of(before.get(s)) == stretch else fresh[s] for s in waiting}}
+    running = any(stretch_of(mark) == stretch for mark in turns.values())
+    fresh = {s: f"{stretch}{AGAIN}{version}" if running and s not in turns else stretch for s in waiting}
+    marks = {s: turns[s] if stretch_of(turns.get(s)) == stretch else fresh[s] for s in waiting}
+    return {**kept, **marks, **reactions}
+
+
+# What a reaction's mark starts with (a turn's is "v…" or a stretch, which starts with its round).
+REACTION = "r"
+
+
+def _is_reaction(mark: str | None) -> bool:
+    return mark is not None and mark.startswith(REACTION)
 
 
 AGAIN = "/v"  # in a mark, what follows the stretch when a seat is needed again within it

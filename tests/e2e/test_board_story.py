@@ -71,7 +71,7 @@ async def test_built_in_players_are_waited_for_without_a_window_or_a_your_move(t
             if table.status != ACTIVE or table.to_act() != [0]:
                 break
             action = pick.choice(offered(table, 0, choices(table, 0)))
-            answers.append((await h.play_through_chooser(alice, game_id, action)).text)
+            answers.append(await h.play_through_chooser(alice, game_id, action))
 
         table = await h.table(game_id)
         posted = [m for m in h.sb.messages(h.thread(table)) if m.audience.kind == "public"]
@@ -82,8 +82,14 @@ async def test_built_in_players_are_waited_for_without_a_window_or_a_your_move(t
         assert waits[0] == "Waiting for Bot 1 to react."  # no window: a built-in player answers at once
         assert "Waiting for Bot 1." in waits  # a board edited last during the bot's turn
         assert not any("Bot 1 — your move" in board or "Bot 1 to react (up" in board for board in boards)
-        assert "Waiting for Bot 1 to react; then it goes on." in "\n".join(answers)  # Alice's own picker too
-        assert not any("up to" in answer for answer in answers)
+        # Alice's own picker says so too, and goes on once the bot has answered (it had stayed on the wait)
+        waited = [
+            m for m in answers if any("Bot 1 to react; then it goes on." in h["content"] for h in m.history)
+        ]
+        assert waited and all(m.text.startswith("↪️ Your move again.") for m in waited), [
+            m.text for m in waited
+        ]
+        assert not any("up to" in h["content"] for m in answers for h in [*m.history, {"content": m.text}])
 
 
 async def test_a_note_stays_on_the_board_that_told_it_while_that_board_is_edited(tmp_path):

@@ -44,7 +44,11 @@ async def test_open_pickers_survive_another_players_step_in_a_simultaneous_phase
         assert "out of date" in alice_picker.text
 
 
-async def test_a_reaction_window_closes_when_the_offered_seat_answers(tmp_path):
+@pytest.mark.parametrize("looking", [False, True])
+async def test_a_reaction_window_closes_when_the_offered_seat_answers(tmp_path, looking):
+    """The window closes as soon as Bob answers. Alice, whose turn waited on it, is pinged for it; if she was
+    looking at her picker ("then it goes on"), that picker goes on to her choices instead, with no ping (it had
+    stayed on the wait, a dead end)."""
     async with harness(tmp_path) as h:
         alice, bob = h.users["alice"], h.users["bob"]
         # Seed 0: before Alice's first turn, Bob may cast a Spell (he holds one he could use).
@@ -58,15 +62,22 @@ async def test_a_reaction_window_closes_when_the_offered_seat_answers(tmp_path):
             "대응할 수 있습니다" in m.text and m.component(f"table:turn:{game_id}") for m in h.sb.dms(bob)
         )
         assert not any("Your move" in m.text for m in h.sb.dms(alice))
-        waiting = (await h.click(alice, board, f"table:turn:{game_id}")).message
-        assert "Waiting for Bob to react (up to 10 min)" in waiting.text
-        # Bob declines at once: no window to sit out, Alice is told it is her move.
+        dms = [m.id for m in h.sb.dms(alice)]
+        if looking:
+            waiting = (await h.click(alice, board, f"table:turn:{game_id}")).message
+            assert "Waiting for Bob to react (up to 10 min); then it goes on" in waiting.text
+        # Bob declines at once: no window to sit out.
         await h.play_through_chooser(bob, game_id, {"type": "decline"})
         table = await h.table(game_id)
         assert table.to_act() == [0] and not table.engine.reaction_seats(table.state)
         newest = h.board_message(table)
-        assert newest.pinged_ids == [alice.id]
-        assert any("Your move" in m.text for m in h.sb.dms(alice))
+        if looking:
+            assert waiting.text.startswith("↪️ Your move again.") and waiting.buttons() + waiting.selects()
+            assert newest.pinged_ids == [] and "Alice" in newest.text
+            assert [m.id for m in h.sb.dms(alice)] == dms  # her DM is edited, which notifies nobody
+        else:
+            assert newest.pinged_ids == [alice.id]
+            assert any("Your move" in m.text for m in h.sb.dms(alice))
 
 
 async def test_a_hard_built_in_player_from_the_lobby_thinks_off_the_event_loop(tmp_path):
