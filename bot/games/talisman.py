@@ -166,7 +166,8 @@ class TalismanPresenter(GamePresenter):
         if key == "route":
             to = chosen.get("to")
             inward = to is not None and (_to_portal(to, chosen) or SPACES[to]["region"] == "middle")
-            return self.route_text(value, locale, inward)
+            mine = (view.get("prompt") or {}).get("sentinel_mine")
+            return self.route_text(value, locale, inward, mine)
         if key == "die":
             dice = (view.get("prompt") or {}).get("dice") or []
             shown = dice[value] if isinstance(value, int) and value < len(dice) else "?"
@@ -336,16 +337,20 @@ class TalismanPresenter(GamePresenter):
         )
         return self.t(f"missed_turn.{may}", locale, missed=missed)
 
-    def route_text(self, route: str, locale: str, inward: bool = False) -> str:
+    def route_text(self, route: str, locale: str, inward: bool = False, mine: int | None = None) -> str:
         """A way to move; crossing the bridge inward says it is through a fight with the Sentinel, who stops
-        (and may kill) a character that loses, whatever the destination it was bound for. A way to the Portal of
-        Power ends at it ("p"), which its destination says."""
+        (and may kill) a character that loses, whatever the destination it was bound for, and at what battle
+        Strength the mover fights it (`mine`, where known). A way to the Portal of Power ends at it ("p"), which
+        its destination says."""
         strength = SPACES[SENTINEL]["sentinel"]["strength"]
         route = route.removesuffix("-p") if route != "p" else "stay"
+        sentinel = (
+            self.t("route.x_sentinel_against", locale, strength=strength, mine=mine)
+            if mine is not None
+            else self.t("route.x_sentinel", locale, strength=strength)
+        )
         parts = [
-            self.t("route.x_sentinel", locale, strength=strength)
-            if part == "x" and inward
-            else self.t(f"route.{part}", locale)
+            sentinel if part == "x" and inward else self.t(f"route.{part}", locale)
             for part in route.split("-")
         ]
         return " → ".join(parts)
@@ -423,7 +428,7 @@ class TalismanPresenter(GamePresenter):
             return "psychic" if event.get("psychic") else "physical"
         if kind == "StatChanged":
             return "up" if event.get("by", 0) >= 0 else "down"
-        if kind == "Moved":  # a crossing fought from the Sentinel's own space starts where it stands
+        if kind in ("Moved", "RolledToMove"):  # a crossing fought from the Sentinel's own space starts there
             return "stay" if event.get("from") == event.get("to") else None
         if kind == "Evaded":
             return "foe" if "foe" in event else "card" if "card" in event else "character"

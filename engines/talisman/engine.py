@@ -271,6 +271,10 @@ class Talisman(Engine):
                 prompt["stat_dice"] = {
                     stat: rules.portal_dice(state, ch, stat) for stat in ("strength", "craft")
                 }
+            if p["k"] == "route" and any(r["cross_in"] for r in p["options"]):
+                # crossing the bridge inward is a fight with the Sentinel: the character's side of it
+                ch = state["chars"][p["seat"]]
+                prompt["sentinel_mine"] = rules.battle_strength(state, ch, rules.SENTINEL_FOE)
             if p["k"] == "combat":
                 foe = p["c"]["foe"]
                 prompt["foe"] = {

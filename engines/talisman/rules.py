@@ -1359,6 +1359,7 @@ def p_immobile(state: State, p: Prompt) -> list[Action]:
 
 @prompt("immobile!")
 def a_immobile(state: State, p: Prompt, action: Action, events: list[Event]) -> None:
+    events.append({"type": "TurnMissed", "seat": p["seat"], "source": "immobility"})
     cut_turn(state)
 
 
@@ -1421,6 +1422,9 @@ def t_moved_roll(state: State, t: Task, events: list[Event]) -> None:
     ask(state, seat, "route", options=routes(state, seat, die_), steps=die_, rolled=die_)
 
 
+SENTINEL_FOE = {"name": "sentinel", "strength": SPACES[SENTINEL]["sentinel"]["strength"]}
+
+
 @prompt("route")
 def p_route(state: State, p: Prompt) -> list[Action]:
     # The destination first: it is what players pick by.
@@ -1439,9 +1443,8 @@ def a_route(state: State, p: Prompt, action: Action, events: list[Event]) -> Non
     opt = next(r for r in p["options"] if r["route"] == action["route"])
     if opt["cross_in"]:
         move_to(state, seat, SENTINEL, events, "move")
-        foe = {"name": "sentinel", "strength": SPACES[SENTINEL]["sentinel"]["strength"]}
         after = {"t": "continue_move", "opt": opt}
-        push(state, combat_task(seat, foe, "sentinel", on_win=[after], on_evade=[after]))
+        push(state, combat_task(seat, dict(SENTINEL_FOE), "sentinel", on_win=[after], on_evade=[after]))
         return
     push(state, {"t": "continue_move", "opt": opt})
 
@@ -1756,9 +1759,25 @@ def t_duel_fate(state: State, t: Task, events: list[Event]) -> None:
     seat = t["a"] if t["who"] == "a" else t["d"]
     dice = t["ad"] if t["who"] == "a" else t["dd"]
     if dice and state["chars"][seat]["fate"] > 0:
-        ask(state, seat, "duel_reroll", duel=t, dice=dice)
+        a_score, d_score = duel_scores(state, t)  # the re-roll is weighed against both sides' scores
+        score, foe_score = (a_score, d_score) if t["who"] == "a" else (d_score, a_score)
+        ask(state, seat, "duel_reroll", duel=t, dice=dice, score=score, foe_score=foe_score)
         return
     duel_next(state, t)
+
+
+def duel_bases(state: State, t: Task) -> tuple[int, int]:
+    """The attacker's and the defender's battle Strength (Craft in psychic combat), before the dice."""
+    att, dfd = state["chars"][t["a"]], state["chars"][t["d"]]
+    if t["mode"] == "psychic":
+        return battle_craft(state, att), battle_craft(state, dfd)
+    return battle_strength(state, att), battle_strength(state, dfd)
+
+
+def duel_scores(state: State, t: Task) -> tuple[int, int]:
+    """The attacker's and the defender's scores with their dice as they stand."""
+    a_val, d_val = duel_bases(state, t)
+    return a_val + max(t["ad"]), d_val + (max(t["dd"]) if t["dd"] else 0)
 
 
 def duel_next(state: State, t: Task) -> None:
@@ -1797,10 +1816,8 @@ def a_duel_reroll(state: State, p: Prompt, action: Action, events: list[Event]) 
 def t_duel_resolve(state: State, t: Task, events: list[Event]) -> None:
     att, dfd = state["chars"][t["a"]], state["chars"][t["d"]]
     psychic = t["mode"] == "psychic"
-    a_val = battle_craft(state, att) if psychic else battle_strength(state, att)
-    d_val = battle_craft(state, dfd) if psychic else battle_strength(state, dfd)
-    a_score = a_val + max(t["ad"])
-    d_score = d_val + (max(t["dd"]) if t["dd"] else 0)
+    a_val, d_val = duel_bases(state, t)
+    a_score, d_score = duel_scores(state, t)
     att["boost"] = dfd["boost"] = 0
     events.append(
         {
@@ -1839,6 +1856,7 @@ def p_spoils(state: State, p: Prompt) -> list[Action]:
 def a_spoils(state: State, p: Prompt, action: Action, events: list[Event]) -> None:
     seat, loser = p["seat"], p["loser"]
     if action["type"] == "decline":
+        events.append({"type": "SpoilsDeclined", "seat": seat, "target": loser})
         return
     if action["type"] != "take_life":
         take_from(state, seat, loser, action, events)
@@ -2650,9 +2668,12 @@ def guided(state: State, ch: Char, where: list[str]) -> bool:
 
 @task("fx_roll")
 def t_fx_roll(state: State, t: Task, events: list[Event]) -> None:
-    ops = roll_result(t["o"], t["dice"])
+    ops, effects = roll_result(t["o"], t["dice"]), t["ft"]
     if ops:
-        push(state, {**t["ft"], "ops": ops})
+        push(state, {**effects, "ops": ops})
+    else:  # said, so a roll is never left without its outcome
+        seat = effects["s"]
+        no_effect(events, seat, "nothing_rolled", fx_source(effects))
 
 
 @op("either")

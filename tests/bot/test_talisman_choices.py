@@ -304,10 +304,16 @@ def test_a_move_to_the_portal_kept_with_the_roll_names_the_portal_too():
 
 
 def test_a_move_over_the_bridge_to_the_portal_says_the_sentinel_is_fought_on_the_way():
+    """With the mover's battle Strength beside the Sentinel's: a review's player walked into four fights with it
+    that she could not win, told only "Sentinel fight, 9"."""
     state = _rolled(SENTINEL, 5)
     assert {"type": "move", "to": 40, "route": "x-ccw-p"} in ENGINE.legal_actions(state, 0)
     labels = _labels(state, 0)
-    assert "Portal of Power (25), to open it · over the bridge (Sentinel fight, 9) → anticlockwise" in labels
+    mine = rules.battle_strength(state, state["chars"][0], rules.SENTINEL_FOE)
+    crossing = f"over the bridge (Sentinel fight, 9 vs your {mine}) → anticlockwise"
+    assert f"Portal of Power (25), to open it · {crossing}" in labels
+    state["chars"][0]["str"] += 2  # the figure is the character's own, as it stands
+    assert f"vs your {mine + 2})" in " ".join(_labels(state, 0))
 
 
 def test_every_new_label_and_line_fits_and_reads_cleanly_in_bot_games():
@@ -456,3 +462,21 @@ def test_a_card_found_says_what_it_does_before_it_is_taken():
         assert facts[0].split(": ", 1)[1].rstrip(".").split(".")[0] in text, (facts, text)
         checked += 1
     assert checked >= 5
+
+
+def test_a_fate_re_roll_in_a_fight_between_characters_shows_both_scores():
+    """A review's player was asked to re-roll against another character with only "(rolled 4)"; a fight with a
+    foe showed "as rolled: 5 against 15"."""
+    state = table(["warrior", "wizard"])
+    warrior, wizard = state["chars"]
+    warrior["space"], warrior["fate"], wizard["space"] = 8, 0, 9
+    start_turn(state)
+    rig(state, [1])
+    state, _ = act(state, {"type": "roll_move"})
+    state, _ = act(state, {"type": "move", "route": "cw", "to": 9})
+    rig(state, [1, 1, 6])  # the Warrior 4 + 1, the Wizard 2 + 6
+    state, _ = act(state, {"type": "attack", "target": 1, "mode": "physical"})
+    assert state["p"]["k"] == "duel_reroll" and state["p"]["seat"] == 1
+    for viewer in (0, 1):
+        status = GAME.status_text(ENGINE.view(state, viewer), NAMES, "en")
+        assert "as rolled: 8 against 5, " + GAME.t("outcome.win", "en") in status, status

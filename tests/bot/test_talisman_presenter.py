@@ -381,7 +381,7 @@ def test_a_fight_s_fate_re_roll_shows_the_scores_the_roll_gives_as_it_stands():
     for state, _ in bot_played(engine, 2, range(60), 3000):
         view = engine.view(state, None)
         prompt = view["prompt"]
-        if prompt and prompt.get("score") is not None:
+        if prompt and prompt.get("score") is not None and prompt["kind"] == "reroll":  # a fight with a foe
             status = game.status_text(view, ["Ann", "Ben"], "en")
             assert f"as rolled: {prompt['score']} against {prompt['foe_score']}" in status
             _, events = engine.apply(state, prompt["seat"], {"type": "accept_roll"})
@@ -540,6 +540,15 @@ def test_crossing_the_bridge_inward_says_it_is_through_a_fight_with_the_sentinel
     stayed = {"type": "Moved", "seat": 0, "from": SENTINEL, "to": SENTINEL, "how": "move"}
     text = GAME.event_text(stayed, ["Sam", "Bo"], view, "en")
     assert text == f"Sam stays on {GAME.space_name(SENTINEL, 'en')}."
+    # the same joined to the roll that opened the turn (a review read "rolls 1 and moves from Sentinel (5) to
+    # Sentinel (5)")
+    rolled = GAME.joined({"type": "DiceRolled", "seat": 0, "dice": [1], "reason": "move"}, stayed)
+    assert rolled is not None and rolled["type"] == "RolledToMove"
+    for locale in i18n.LOCALES:
+        line = GAME.event_text(rolled, ["Sam", "Bo"], view, locale)
+        assert line == GAME.t(
+            "event.RolledToMove.stay", locale, player="Sam", dice=1, to=GAME.space_name(SENTINEL, locale)
+        )
 
 
 def test_a_chance_to_cast_with_no_spell_that_fits_says_why_doing_nothing_is_all_there_is():

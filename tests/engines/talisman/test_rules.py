@@ -287,8 +287,10 @@ def test_other_players_are_offered_spells_at_the_start_of_a_turn_and_may_decline
     assert rules.legal(state, 1) == [{"type": "cast_spell", "spell": "immobility"}, {"type": "decline"}]
     state, events = act(state, {"type": "cast_spell", "spell": "immobility"})
     assert state["p"]["k"] == "immobile" and state["p"]["seat"] == 0
-    state, _ = act(state, {"type": "pass"})
+    state, events = act(state, {"type": "pass"})
     assert state["seat"] == 1
+    # the turn done nothing in is told (a review's log went from the cast straight to the next turn)
+    assert {"type": "TurnMissed", "seat": 0, "source": "immobility"} in events
 
 
 def test_healing_is_offered_in_another_s_turn_only_where_someone_has_a_life_to_heal():
@@ -491,8 +493,16 @@ def test_a_defender_out_of_turn_can_always_decline():
     rig(state, [1, 1, 6])  # the Warrior's two dice 1 and 1 (4 + 1), the Wizard 2 + 6: the defender wins
     state, _ = act(state, {"type": "decline"})
     assert state["p"]["k"] == "duel_reroll" and state["p"]["seat"] == 1
+    # the re-roll is weighed against both scores, the asker's first (as a fight with a foe is)
+    assert (state["p"]["score"], state["p"]["foe_score"]) == (2 + 6, 4 + 1)
+    assert talisman.view(state, 0)["prompt"]["score"] == 8  # public: both sides' dice are on the table
     state, _ = act(state, {"type": "decline"})
     assert state["p"]["k"] == "spoils" and {"type": "decline"} in rules.legal(state, 1)
+    lives = [c["life"] for c in state["chars"]]
+    state, events = act(state, {"type": "decline"})
+    # the fight's end is told even when the winner takes nothing (a review's log stopped at the scores)
+    assert {"type": "SpoilsDeclined", "seat": 1, "target": 0} in events
+    assert [c["life"] for c in state["chars"]] == lives
 
 
 def test_a_raft_found_on_a_turn_is_used_at_the_start_of_the_next():
@@ -606,3 +616,21 @@ def test_a_game_saved_at_an_evade_prompt_by_the_previous_version_loads(card, pro
     assert talisman.load(json.dumps(old)) == state
     with pytest.raises(ValueError):
         talisman.load(json.dumps({**old, "schema": 0}))
+
+
+def test_a_roll_that_does_nothing_says_so():
+    """A review's log read "Bot 1 rolls 2 for what the card or space says." and nothing more."""
+    state = table(["warrior", "wizard"])
+    village = KIND_INDEX["village"]
+    roll = {"op": "roll", "dice": 1, "results": [{"on": [6], "do": [{"op": "gain_gold", "n": 1}]}]}
+    events: list = []
+    rules.t_fx_roll(
+        state, {"t": "fx_roll", "o": roll, "ft": {"t": "fx", "s": 0, "sp": village}, "dice": [2]}, events
+    )
+    assert events == [{"type": "NoEffect", "seat": 0, "why": "nothing_rolled", "source": "village"}]
+    rules.t_fx_roll(
+        state, {"t": "fx_roll", "o": roll, "ft": {"t": "fx", "s": 0, "sp": village}, "dice": [6]}, events
+    )
+    assert len(events) == 1 and state["q"][0]["ops"] == [
+        {"op": "gain_gold", "n": 1}
+    ]  # the row's effect follows
