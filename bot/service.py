@@ -341,7 +341,8 @@ def acting_after(engine: Engine, state: State, before: dict[int, str], version: 
     }
     waiting = [s for s in waiting if s not in reacting]
     turns = {s: mark for s, mark in before.items() if not _is_reaction(mark)}
-    kept = turns if reacting else {}
+    turn = engine.interrupted_turn(state) if reacting else None
+    kept = {turn: turns[turn]} if turn in turns else {}
     stretch = engine.notice_stretch(state)
     if stretch is None:
         return {**kept, **{s: turns.get(s, f"v{version}") for s in waiting}, **reactions}

@@ -219,6 +219,11 @@ class Engine(ABC):
         answers for them with `pass_action` once a short window passes, so a game never waits forever."""
         return []
 
+    def interrupted_turn(self, state: State) -> int | None:
+        """While a chance to react is open (`reaction_seats`): the seat whose turn it interrupts, which acts again
+        once it closes. None where no turn waits on it."""
+        return None
+
     def notice_stretch(self, state: State) -> str | None:
         """A name for the stretch of play the game is in, for games where one wait follows another within a
         round (Roll for the Galaxy's phases): the host tells each player once per stretch that they must act,

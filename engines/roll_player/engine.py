@@ -284,6 +284,10 @@ class RollPlayer(Engine):
         host lets it pass for them when the server's reaction window ends."""
         return sorted(state["window"]["seats"]) if state["window"] and not state["finished"] else []
 
+    def interrupted_turn(self, state: State) -> int | None:
+        """The seat whose pick the skill window comes before."""
+        return state["window"]["before"] if self.reaction_seats(state) else None
+
     def pass_action(self, state: State, seat: int) -> Action | None:
         if state["window"] and seat in state["window"]["seats"]:
             return {"type": "decline_skill"}

@@ -181,6 +181,9 @@ class Talisman(Engine):
             return []
         return [p["seat"]]
 
+    def interrupted_turn(self, state: State) -> int | None:
+        return state["seat"] if self.reaction_seats(state) else None
+
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         if state["result"] is not None:
             return []
