@@ -274,10 +274,11 @@ class Talisman(Engine):
                 prompt["stat_dice"] = {
                     stat: rules.portal_dice(state, ch, stat) for stat in ("strength", "craft")
                 }
-            if p["k"] == "route" and any(r["cross_in"] for r in p["options"]):
-                # crossing the bridge inward is a fight with the Sentinel: the character's side of it
-                ch = state["chars"][p["seat"]]
-                prompt["sentinel_mine"] = rules.battle_strength(state, ch, rules.SENTINEL_FOE)
+            mover = state["chars"][p["seat"]]
+            if p["seat"] == state["seat"] and mover is not None and mover["space"] in rules.OUTER:
+                # a move over the bridge inward, whichever step offers it, is a fight with the Sentinel: the
+                # character's side of it
+                prompt["sentinel_mine"] = rules.battle_strength(state, mover, rules.SENTINEL_FOE)
             if p["k"] == "combat":
                 foe = p["c"]["foe"]
                 prompt["foe"] = {

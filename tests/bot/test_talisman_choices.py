@@ -314,6 +314,11 @@ def test_a_move_over_the_bridge_to_the_portal_says_the_sentinel_is_fought_on_the
     assert f"Portal of Power (25), to open it · {crossing}" in labels
     state["chars"][0]["str"] += 2  # the figure is the character's own, as it stands
     assert f"vs your {mine + 2})" in " ".join(_labels(state, 0))
+    # and where the move is chained to keeping a roll fate could re-roll (the review found it missing there)
+    state = _rolled(SENTINEL, 5, fate=1)
+    step = narrow(picker_actions(ENGINE, state, 0), [])
+    labels = GAME.value_labels(step.key, step.values, step.chosen, ENGINE.view(state, 0), "en")
+    assert any(f"(Sentinel fight, 9 vs your {mine})" in label for label in labels), labels
 
 
 def test_every_new_label_and_line_fits_and_reads_cleanly_in_bot_games():

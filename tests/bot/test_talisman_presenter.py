@@ -533,7 +533,8 @@ def test_crossing_the_bridge_inward_says_it_is_through_a_fight_with_the_sentinel
     strength = SPACES[SENTINEL]["sentinel"]["strength"]
     for locale in i18n.LOCALES:
         inward = GAME.part_label("route", "x-cw", {"to": middle}, view, locale)
-        assert GAME.t("route.x_sentinel", locale, strength=strength) in inward
+        mine = view["prompt"]["sentinel_mine"]  # the mover's own battle Strength beside the Sentinel's
+        assert GAME.t("route.x_sentinel_against", locale, strength=strength, mine=mine) in inward
         assert str(strength) in inward
         outward = GAME.part_label("route", "cw-x", {"to": outer}, view, locale)
         assert outward == f"{GAME.t('route.cw', locale)} → {GAME.t('route.x', locale)}"
@@ -558,6 +559,8 @@ def test_a_chance_to_cast_with_no_spell_that_fits_says_why_doing_nothing_is_all_
     for locale in i18n.LOCALES:
         [why] = GAME.lone_choice_facts({"type": "decline"}, window, locale)
         assert GAME.t("type.decline", locale) in why
+    # and that it passes by itself (the host lets it pass): it had said the game went on only once pressed
+    assert "passes by itself in a few seconds" in GAME.lone_choice_facts({"type": "decline"}, window, "en")[0]
     assert GAME.lone_choice_facts({"type": "decline"}, {"prompt": {"kind": "combat"}}, "en") == []
     assert GAME.lone_choice_facts({"type": "roll_move"}, window, "en") == []
 
