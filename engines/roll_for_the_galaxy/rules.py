@@ -108,11 +108,7 @@ def good_capacity(p: Seat, world_id: str) -> int:
 
 def free_slots(p: Seat) -> dict[str, int]:
     """The worlds with room for a good, in tableau order, and how many more each holds."""
-    return {
-        e["id"]: good_capacity(p, e["id"]) - len(e["goods"])
-        for e in worlds(p)
-        if good_capacity(p, e["id"]) > len(e["goods"])
-    }
+    return {e["id"]: room for e in worlds(p) if (room := good_capacity(p, e["id"]) - len(e["goods"])) > 0}
 
 
 def spaces(p: Seat) -> int:

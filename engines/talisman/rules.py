@@ -1774,10 +1774,15 @@ def duel_bases(state: State, t: Task) -> tuple[int, int]:
     return battle_strength(state, att), battle_strength(state, dfd)
 
 
+def duel_dice(t: Task) -> tuple[int, int]:
+    """What the attacker's and the defender's dice add as they stand: the best of each side's (none unrolled)."""
+    return max(t["ad"]), max(t["dd"]) if t["dd"] else 0
+
+
 def duel_scores(state: State, t: Task) -> tuple[int, int]:
     """The attacker's and the defender's scores with their dice as they stand."""
-    a_val, d_val = duel_bases(state, t)
-    return a_val + max(t["ad"]), d_val + (max(t["dd"]) if t["dd"] else 0)
+    (a_val, d_val), (a_die, d_die) = duel_bases(state, t), duel_dice(t)
+    return a_val + a_die, d_val + d_die
 
 
 def duel_next(state: State, t: Task) -> None:
@@ -1816,8 +1821,8 @@ def a_duel_reroll(state: State, p: Prompt, action: Action, events: list[Event]) 
 def t_duel_resolve(state: State, t: Task, events: list[Event]) -> None:
     att, dfd = state["chars"][t["a"]], state["chars"][t["d"]]
     psychic = t["mode"] == "psychic"
-    a_val, d_val = duel_bases(state, t)
-    a_score, d_score = duel_scores(state, t)
+    (a_val, d_val), (a_die, d_die) = duel_bases(state, t), duel_dice(t)
+    a_score, d_score = a_val + a_die, d_val + d_die
     att["boost"] = dfd["boost"] = 0
     events.append(
         {
