@@ -653,8 +653,11 @@ class GameService:
                 update(_GAMES).where(_GAMES.c.id == game_id).values(**message_ids)
             ),
         )
-        if message_ids.get("thread_id"):  # the game is now listed in its thread too: read both again
-            self.recent.forget(game_id, ("channel", message_ids["thread_id"]))
+        if thread_id := message_ids.get("thread_id"):
+            # The game is now listed in its thread too: read both again, here in the publisher's time, so that
+            # the first autocomplete in the new thread answers from memory, as autocomplete cannot be deferred.
+            self.recent.forget(game_id, ("channel", thread_id))
+            await self.games_in_channel(thread_id)
 
     async def set_dms_closed(self, game_id: int, user_id: int, closed: bool) -> None:
         async with self.sessions() as session, session.begin():

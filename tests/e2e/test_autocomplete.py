@@ -30,8 +30,10 @@ async def test_autocomplete_answers_from_memory_and_follows_each_commit(tmp_path
         thread = h.thread(table)
         mover = next(u for u in (alice, dave) if int(u.id) in table.users_to_act())
 
-        # /play move: the second ask is answered from memory, with the current version's choices.
-        first, _ = await typed(h, mover, thread, "play move", {"action": ""}, "action")
+        # /play move: the first ask in the game's new thread is answered from memory too (the thread's games
+        # were read as it opened), and so is the next one, with the current version's choices.
+        first, run = await typed(h, mover, thread, "play move", {"action": ""}, "action")
+        assert run == []
         again, run = await typed(h, mover, thread, "play move", {"action": ""}, "action")
         assert run == [] and again == first
         seat = table.seat_of(int(mover.id))
