@@ -28,7 +28,7 @@ from bot.picker import Picker
 from bot.private import PrivateMessages
 from bot.publisher import MAX_CONTENT, Publisher, clip
 from bot.service import ACTIVE, FINISHED, LOBBY, GameService, ServiceError, Table, choices
-from bot.ui import confirm_view, png_file, undo_view
+from bot.ui import confirm_view, png_file, reply, undo_view
 from engines.base import IllegalAction, visible_to
 
 log = logging.getLogger(__name__)
@@ -59,11 +59,8 @@ class GameHost:
     # --- answering ------------------------------------------------------------------------------------------------
 
     async def refuse(self, interaction: discord.Interaction, text: str) -> None:
-        """An ephemeral answer, whether or not the interaction was acknowledged already."""
-        if interaction.response.is_done():
-            await interaction.followup.send(clip(text), ephemeral=True)
-        else:
-            await interaction.response.send_message(clip(text), ephemeral=True)
+        """A refusal, whether or not the interaction was acknowledged already."""
+        await reply(interaction, content=clip(text))
 
     def explain(self, error: Exception, locale: str, table: Table | None = None) -> str:
         """A refusal in the reader's words; a rules refusal in the words of the game it came from."""
@@ -132,7 +129,7 @@ class GameHost:
             await self.lobby.abandon(interaction, game_id, confirmed=True)
             return
         if action == "leave":  # the confirmation of /play leave in a running game
-            await self.leave_game(interaction, await self.service.get(game_id), confirmed=True)
+            await self.leave_game(interaction, await self.service.get(game_id))
             return
         if action == "turn":
             kept = self.service.kept_game_to_choose(game_id, interaction.user.id)
@@ -244,22 +241,23 @@ class GameHost:
 
     # --- seats changing hands -------------------------------------------------------------------------------------
 
-    async def leave_game(
-        self, interaction: discord.Interaction, table: Table, confirmed: bool = False
-    ) -> None:
-        """Hand one's seat in a running game to the built-in player, once confirmed: it cannot be taken back."""
+    @staticmethod
+    def leave_question(interaction: discord.Interaction, table: Table) -> dict[str, Any]:
+        """/play leave in a running game asks first: handing one's seat to the built-in player is for good."""
+        if table.seat_of(interaction.user.id) is None:
+            raise ServiceError("not_a_player")
+        mine = i18n.norm(str(interaction.locale))
+        ask = i18n.t("game.leave_confirm", mine, game=table.title(mine), id=table.id)
+        return {"content": ask, "view": confirm_view(table.id, "leave", mine)}
+
+    async def leave_game(self, interaction: discord.Interaction, table: Table) -> None:
+        """Hand one's seat in a running game to the built-in player, as confirmed."""
         seat = table.seat_of(interaction.user.id)
         if seat is None:
             raise ServiceError("not_a_player")
         if table.status != ACTIVE:
             raise ServiceError("game_not_running")
         mine = i18n.norm(str(interaction.locale))
-        if not confirmed:
-            ask = i18n.t("game.leave_confirm", mine, game=table.title(mine), id=table.id)
-            await interaction.response.send_message(
-                ask, view=confirm_view(table.id, "leave", mine), ephemeral=True
-            )
-            return
         locale = table.record.locale
         name = table.names[seat]
         former = table.seat_row(seat)
@@ -280,9 +278,10 @@ class GameHost:
         if not passed:
             votes = len(next(s for s in table.seats if s.seat == seat).kick_votes)
             voters = sum(1 for s in table.seats if not s.is_bot and s.seat != seat)
-            await interaction.response.send_message(
-                i18n.t("game.vote_recorded", locale, name=name, votes=votes, needed=voters // 2 + 1),
-                ephemeral=True,
+            needed = voters // 2 + 1
+            await reply(
+                interaction,
+                content=i18n.t("game.vote_recorded", locale, name=name, votes=votes, needed=needed),
             )
             return
         public = table.record.locale
@@ -290,9 +289,7 @@ class GameHost:
         former = table.seat_row(seat)
         table = await self.service.hand_to_bot(table.id, seat, name_for_bot, voted_out=True)
         try:
-            await interaction.response.send_message(
-                i18n.t("game.voted_out", locale, name=name), ephemeral=True
-            )
+            await reply(interaction, content=i18n.t("game.voted_out", locale, name=name))
         finally:  # what is committed is shown even if this answer fails
             await self.after_commit(table.id)
             await self.private.seat_lost(table, former, voted_out=True)
@@ -306,7 +303,7 @@ class GameHost:
         locale = i18n.norm(str(interaction.locale))
         text = i18n.t("game.substituted", locale, mention=user.mention, seat=seat + 1, old=old_names[seat])
         try:
-            await interaction.response.send_message(text, ephemeral=True)
+            await reply(interaction, content=text)
         finally:  # the board says so and the seat's private view goes to the newcomer, whatever this answer does
             await self.after_commit(table.id)
 

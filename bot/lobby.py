@@ -14,7 +14,7 @@ import discord
 from bot import i18n
 from bot.games import presenter
 from bot.service import ACTIVE, ServiceError, Table
-from bot.ui import confirm_view, lobby_view
+from bot.ui import answer_soon, confirm_view, lobby_view, reply, update_soon
 
 if TYPE_CHECKING:
     from bot.host import GameHost
@@ -37,22 +37,30 @@ class Lobby:
         if interaction.guild is not None:
             check_hosting_allowed(interaction, settings, locale)
         public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale, locale)
-        table = await self.service.create_lobby(
-            engine_name=engine_name,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id or 0,
-            host_id=interaction.user.id,
-            host_name=interaction.user.display_name,
-            locale=public_locale,
-            raw_options=parse_options(options_text, locale),
-        )
-        await interaction.response.send_message(
-            lobby_text(table),
-            view=lobby_view(table, public_locale),
-            allowed_mentions=discord.AllowedMentions.none(),
-        )
+        options = parse_options(options_text, locale)
+        made: list[Table] = []
+
+        async def lobby() -> dict[str, Any]:
+            table = await self.service.create_lobby(
+                engine_name=engine_name,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                host_id=interaction.user.id,
+                host_name=interaction.user.display_name,
+                locale=public_locale,
+                raw_options=options,
+            )
+            made.append(table)
+            view = lobby_view(table, public_locale)
+            return {
+                "content": lobby_text(table),
+                "view": view,
+                "allowed_mentions": discord.AllowedMentions.none(),
+            }
+
+        await answer_soon(interaction, lobby(), public=True)
         message = await interaction.original_response()
-        await self.service.set_messages(table.id, lobby_message_id=message.id)
+        await self.service.set_messages(made[0].id, lobby_message_id=message.id)
 
     async def start_demo(
         self,
@@ -72,33 +80,40 @@ class Lobby:
         count = players or presenter(engine_name).engine.min_players
         names = [i18n.t(f"bot.name_{level}", public_locale, number=n + 1) for n in range(count)]
         seconds = self.host.demo_move_seconds
-        table = await self.service.create_demo(
-            engine_name=engine_name,
-            guild_id=interaction.guild_id,
-            channel_id=interaction.channel_id or 0,
-            host_id=interaction.user.id,
-            locale=public_locale,
-            bot_names=names,
-            raw_options=parse_options(options, locale),
-            pace=timedelta(seconds=seconds),
-            level=level,
-        )
-        title = table.title(public_locale)
-        text = i18n.t(
-            "demo.started",
-            public_locale,
-            game=title,
-            id=table.id,
-            names=", ".join(names),
-            count=len(names),
-            seconds=f"{seconds:g}",
-        )
+        raw_options = parse_options(options, locale)
+        made: list[Table] = []
+
+        async def announcement() -> dict[str, Any]:
+            table = await self.service.create_demo(
+                engine_name=engine_name,
+                guild_id=interaction.guild_id,
+                channel_id=interaction.channel_id or 0,
+                host_id=interaction.user.id,
+                locale=public_locale,
+                bot_names=names,
+                raw_options=raw_options,
+                pace=timedelta(seconds=seconds),
+                level=level,
+            )
+            made.append(table)
+            text = i18n.t(
+                "demo.started",
+                public_locale,
+                game=table.title(public_locale),
+                id=table.id,
+                names=", ".join(names),
+                count=len(names),
+                seconds=f"{seconds:g}",
+            )
+            return {"content": text, "allowed_mentions": discord.AllowedMentions.none()}
+
         try:
-            await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
+            await answer_soon(interaction, announcement(), public=True)
             message = await interaction.original_response()
-            await self.service.set_messages(table.id, lobby_message_id=message.id)
+            await self.service.set_messages(made[0].id, lobby_message_id=message.id)
         finally:  # what is committed is shown even if this answer fails
-            await self.host.publisher.publish(table.id)
+            if made:
+                await self.host.publisher.publish(made[0].id)
 
     async def public_locale(self, guild_id: int | None, guild_locale: Any, fallback: str) -> str:
         """Public posts use the server's chosen language, else the server's Discord language."""
@@ -108,6 +123,15 @@ class Lobby:
         return i18n.norm(str(guild_locale)) if guild_locale else fallback
 
     async def lobby_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
+        if action == "start":
+            await self.start(interaction, game_id)
+        else:
+            await update_soon(interaction, self._changed_lobby(interaction, action, game_id))
+
+    async def _changed_lobby(
+        self, interaction: discord.Interaction, action: str, game_id: int
+    ) -> dict[str, Any]:
+        """The lobby message after a click on one of its buttons."""
         user = interaction.user
         if action == "join":
             table = await self.service.join(game_id, user.id, user.display_name)
@@ -123,36 +147,31 @@ class Lobby:
             table = await self.service.abandon(
                 game_id, user.id, is_manager=is_manager(interaction), by=user.display_name
             )
+            locale = table.record.locale
             text = i18n.t(
-                "lobby.abandoned",
-                table.record.locale,
-                game=table.title(table.record.locale),
-                id=table.id,
-                user=user.display_name,
+                "lobby.abandoned", locale, game=table.title(locale), id=table.id, user=user.display_name
             )
-            await interaction.response.edit_message(content=text, view=None)
-            return
-        elif action == "start":
-            await self.start(interaction, game_id)
-            return
+            return {"content": text, "view": None}
         else:
             raise ServiceError("unknown_action")
-        await interaction.response.edit_message(
-            content=lobby_text(table), view=lobby_view(table, table.record.locale)
-        )
+        return {"content": lobby_text(table), "view": lobby_view(table, table.record.locale)}
 
     async def start(self, interaction: discord.Interaction, game_id: int) -> None:
-        """Deal the game (committed), say so, and let the publisher open the thread and show the board."""
+        """Deal the game (committed), say so, and let the publisher open the thread and show the board. Dealing
+        waits for the database, so the lobby's Start button is acknowledged first (as /play start is)."""
+        on_lobby = interaction.type == discord.InteractionType.component  # the lobby's own Start button
+        if on_lobby:
+            await interaction.response.defer()
         table = await self.service.start(game_id, interaction.user.id)
         locale = table.record.locale
         starting = i18n.t("lobby.starting", locale, game=table.title(locale), id=table.id)
         try:
-            if interaction.type == discord.InteractionType.component:  # the lobby's own Start button
-                await interaction.response.edit_message(
+            if on_lobby:
+                await interaction.edit_original_response(
                     content=f"{lobby_text(table)}\n\n{starting}", view=None
                 )
             else:
-                await interaction.response.send_message(starting, ephemeral=True)
+                await reply(interaction, content=starting)
         finally:  # what is committed is shown even if this answer fails
             await self.host.after_commit(table.id)
 

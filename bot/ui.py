@@ -3,10 +3,12 @@ components of every message keep working after a restart, and a click on an outd
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import io
 import logging
 import re
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Any
 
 import discord
@@ -24,6 +26,9 @@ MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for "Back"
 BUTTON_LABEL = 80  # the longest label Discord shows on a button (a menu option's: 100)
 OPTIONS_PER_SELECT = 25
 MAX_SELECTS = 4
+ANSWER_WITHIN = (
+    1.5  # seconds since Discord sent an interaction: Discord forgets one not acknowledged within 3 s
+)
 
 
 def _host(interaction: discord.Interaction) -> GameHost:
@@ -45,6 +50,44 @@ async def _run(item: discord.ui.Item[Any], interaction: discord.Interaction, wor
             log.warning("could not tell the user about %r", error)
     finally:
         let_go(interaction, item)
+
+
+async def reply(interaction: discord.Interaction, **message: Any) -> None:
+    """An ephemeral answer, whether or not the interaction was acknowledged already."""
+    if interaction.response.is_done():
+        await interaction.followup.send(**message, ephemeral=True)
+    else:
+        await interaction.response.send_message(**message, ephemeral=True)
+
+
+async def update_soon(interaction: discord.Interaction, making: Awaitable[dict[str, Any]]) -> None:
+    """A click's new look for the message it was made on, when making it waits on the database: as the
+    acknowledgement when ready within ANSWER_WITHIN of the click, else as an edit after acknowledging it."""
+    update = asyncio.ensure_future(making)
+    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    await asyncio.wait({update}, timeout=max(ANSWER_WITHIN - waited, 0))
+    if not update.done():
+        await interaction.response.defer()
+        await interaction.edit_original_response(**await update)
+    else:
+        await interaction.response.edit_message(**update.result())
+
+
+async def answer_soon(
+    interaction: discord.Interaction, making: Awaitable[dict[str, Any]], public: bool = False
+) -> None:
+    """An answer that waits on the database (or on Discord): sent as the acknowledgement when it is ready within
+    ANSWER_WITHIN of the interaction's sending (one call to Discord), else after acknowledging it, so a busy
+    moment delays the answer but never loses it. `making` gives the message's parts; a refusal it raises is
+    answered by the caller's error handler, before or after the acknowledgement (publicly, after a public one)."""
+    answer = asyncio.ensure_future(making)
+    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    await asyncio.wait({answer}, timeout=max(ANSWER_WITHIN - waited, 0))
+    if not answer.done():
+        await interaction.response.defer(ephemeral=not public, thinking=True)
+        await interaction.followup.send(**await answer, ephemeral=not public)
+    else:
+        await interaction.response.send_message(**answer.result(), ephemeral=not public)
 
 
 def let_go(interaction: discord.Interaction, item: discord.ui.Item[Any] | None = None) -> None:

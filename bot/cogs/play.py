@@ -14,7 +14,7 @@ from bot.games import presenter, presenters
 from bot.lobby import parse_options
 from bot.picker import CHOICE_NAME_MAX, NOTHING_TO_DO
 from bot.service import ACTIVE, BOT_LEVELS, FINISHED, LOBBY, PING_LEVELS, ServiceError
-from bot.ui import turns_view
+from bot.ui import answer_soon, turns_view
 
 
 def _desc(key: str) -> _:
@@ -108,6 +108,9 @@ class PlayCog(commands.Cog):
     @play.command(name="join", description=_desc("play.join.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def join(self, interaction: discord.Interaction, game: int | None = None):
+        await answer_soon(interaction, self._join(interaction, game))
+
+    async def _join(self, interaction: discord.Interaction, game: int | None) -> dict:
         if game is None:  # the one open lobby here that the user is not in yet
             lobbies = await self.host.games_in_channel(interaction.channel_id or 0, (LOBBY,))
             open_to_me = [t for t in lobbies if t.seat_of(interaction.user.id) is None]
@@ -118,25 +121,21 @@ class PlayCog(commands.Cog):
         table = await self.host.join(table.id, interaction.user)
         await self._refresh_lobby(table)
         locale = i18n.norm(str(interaction.locale))
-        await interaction.response.send_message(
-            i18n.t("lobby.joined", locale, game=table.title(locale), id=table.id),
-            ephemeral=True,
-        )
+        return {"content": i18n.t("lobby.joined", locale, game=table.title(locale), id=table.id)}
 
     @play.command(name="leave", description=_desc("play.leave.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def leave(self, interaction: discord.Interaction, game: int | None = None):
+        await answer_soon(interaction, self._leave(interaction, game))
+
+    async def _leave(self, interaction: discord.Interaction, game: int | None) -> dict:
         table = await self.host.game_here(interaction, game)
         if table.status == ACTIVE:
-            await self.host.leave_game(interaction, table)
-            return
+            return self.host.leave_question(interaction, table)
         table = await self.host.leave_lobby(table.id, interaction.user.id)
         await self._refresh_lobby(table)
         locale = i18n.norm(str(interaction.locale))
-        await interaction.response.send_message(
-            i18n.t("lobby.left", locale, game=table.title(locale), id=table.id),
-            ephemeral=True,
-        )
+        return {"content": i18n.t("lobby.left", locale, game=table.title(locale), id=table.id)}
 
     async def _refresh_lobby(self, table) -> None:
         from bot.ui import lobby_view
@@ -152,6 +151,7 @@ class PlayCog(commands.Cog):
     @play.command(name="start", description=_desc("play.start.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def start(self, interaction: discord.Interaction, game: int | None = None):
+        await interaction.response.defer(ephemeral=True, thinking=True)  # dealing waits for the database
         table = await self.host.game_here(interaction, game, statuses=(LOBBY,))
         await self.host.start(interaction, table.id)
 
@@ -210,6 +210,9 @@ class PlayCog(commands.Cog):
 
     @play.command(name="mine", description=_desc("play.mine.description"))
     async def mine(self, interaction: discord.Interaction):
+        await answer_soon(interaction, self._mine(interaction))
+
+    async def _mine(self, interaction: discord.Interaction) -> dict:
         locale = i18n.norm(str(interaction.locale))
         tables = await self.host.games_of_user(interaction.user.id)
         if interaction.guild_id is not None:
@@ -237,9 +240,7 @@ class PlayCog(commands.Cog):
             )
         text = "\n".join(lines) if lines else i18n.t("play.mine.none", locale)
         view = turns_view(waiting, locale)  # one click on from the list to the move
-        await interaction.response.send_message(
-            text[:2000], view=view or discord.utils.MISSING, ephemeral=True
-        )
+        return {"content": text[:2000], "view": view or discord.utils.MISSING}
 
     @play.command(name="undo", description=_desc("play.undo.description"))
     @app_commands.describe(game=_desc("option.game_id"))
@@ -250,22 +251,30 @@ class PlayCog(commands.Cog):
     @play.command(name="log", description=_desc("play.log.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def log(self, interaction: discord.Interaction, game: int | None = None):
+        await answer_soon(interaction, self._log(interaction, game))
+
+    async def _log(self, interaction: discord.Interaction, game: int | None) -> dict:
         table = await self.host.game_here(interaction, game, statuses=(ACTIVE, FINISHED))
         locale = i18n.norm(str(interaction.locale))
-        text = await self.host.move_log(table, locale, table.seat_of(interaction.user.id))
-        await interaction.response.send_message(text, ephemeral=True)
+        return {"content": await self.host.move_log(table, locale, table.seat_of(interaction.user.id))}
 
     @play.command(name="export", description=_desc("play.export.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def export(self, interaction: discord.Interaction, game: int | None = None):
+        await answer_soon(interaction, self._export(interaction, game))
+
+    async def _export(self, interaction: discord.Interaction, game: int | None) -> dict:
         table = await self.host.game_here(interaction, game, statuses=(FINISHED,))
         summary, data = await self.host.export(table, i18n.norm(str(interaction.locale)))
         file = discord.File(io.BytesIO(data), filename=f"{table.engine.name}-{table.id}.json")
-        await interaction.response.send_message(summary, file=file, ephemeral=True)
+        return {"content": summary, "file": file}
 
     @play.command(name="follow", description=_desc("play.follow.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def follow(self, interaction: discord.Interaction, game: int | None = None):
+        await answer_soon(interaction, self._follow(interaction, game))
+
+    async def _follow(self, interaction: discord.Interaction, game: int | None) -> dict:
         table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
         await self.host.follow(table.id, interaction.user.id, True)
         locale = i18n.norm(str(interaction.locale))
@@ -273,32 +282,30 @@ class PlayCog(commands.Cog):
             thread = self.bot.get_channel(table.record.thread_id)
             if isinstance(thread, discord.Thread):
                 await thread.add_user(interaction.user)
-        await interaction.response.send_message(
-            i18n.t("game.following", locale, game=table.title(locale), id=table.id),
-            ephemeral=True,
-        )
+        return {"content": i18n.t("game.following", locale, game=table.title(locale), id=table.id)}
 
     @play.command(name="unfollow", description=_desc("play.unfollow.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def unfollow(self, interaction: discord.Interaction, game: int | None = None):
+        await answer_soon(interaction, self._unfollow(interaction, game))
+
+    async def _unfollow(self, interaction: discord.Interaction, game: int | None) -> dict:
         table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
         await self.host.follow(table.id, interaction.user.id, False)
         locale = i18n.norm(str(interaction.locale))
-        await interaction.response.send_message(
-            i18n.t("game.unfollowed", locale, game=table.title(locale), id=table.id),
-            ephemeral=True,
-        )
+        return {"content": i18n.t("game.unfollowed", locale, game=table.title(locale), id=table.id)}
 
     @play.command(name="pings", description=_desc("play.pings.description"))
     @app_commands.describe(on=_desc("option.on"), game=_desc("option.game_id"))
     async def pings(self, interaction: discord.Interaction, on: bool, game: int | None = None):
+        await answer_soon(interaction, self._pings(interaction, on, game))
+
+    async def _pings(self, interaction: discord.Interaction, on: bool, game: int | None) -> dict:
         table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
         await self.host.set_pings(table.id, interaction.user.id, on)
         locale = i18n.norm(str(interaction.locale))
         key = "game.pings_on" if on else "game.pings_off"
-        await interaction.response.send_message(
-            i18n.t(key, locale, game=table.title(locale), id=table.id), ephemeral=True
-        )
+        return {"content": i18n.t(key, locale, game=table.title(locale), id=table.id)}
 
     @play.command(name="notify", description=_desc("play.notify.description"))
     @app_commands.describe(level=_desc("option.level"))
@@ -307,35 +314,37 @@ class PlayCog(commands.Cog):
     )
     async def notify(self, interaction: discord.Interaction, level: app_commands.Choice[str]):
         """Which pings you want, in every game: all, only when it is your move, or none."""
-        await self.host.set_ping_preference(interaction.user.id, level.value)
+        await answer_soon(interaction, self._notify(interaction, level.value))
+
+    async def _notify(self, interaction: discord.Interaction, level: str) -> dict:
+        await self.host.set_ping_preference(interaction.user.id, level)
         locale = i18n.norm(str(interaction.locale))
-        await interaction.response.send_message(
-            i18n.t(
-                "game.notify_set_none" if level.value == "none" else "game.notify_set",
-                locale,
-                level=i18n.t(f"notify.{level.value}", locale),
-            ),
-            ephemeral=True,
-        )
+        key = "game.notify_set_none" if level == "none" else "game.notify_set"
+        return {"content": i18n.t(key, locale, level=i18n.t(f"notify.{level}", locale))}
 
     @play.command(name="vacation", description=_desc("play.vacation.description"))
     @app_commands.describe(on=_desc("option.on"))
     async def vacation(self, interaction: discord.Interaction, on: bool):
+        await answer_soon(interaction, self._vacation(interaction, on))
+
+    async def _vacation(self, interaction: discord.Interaction, on: bool) -> dict:
         await self.host.set_vacation(interaction.user.id, on)
         locale = i18n.norm(str(interaction.locale))
-        await interaction.response.send_message(
-            i18n.t("game.vacation_on" if on else "game.vacation_off", locale), ephemeral=True
-        )
+        return {"content": i18n.t("game.vacation_on" if on else "game.vacation_off", locale)}
 
     @play.command(name="kick", description=_desc("play.kick.description"))
     @app_commands.describe(player=_desc("option.player"), game=_desc("option.game_id"))
     async def kick(self, interaction: discord.Interaction, player: discord.User, game: int | None = None):
+        await interaction.response.defer(ephemeral=True, thinking=True)  # a vote waits for the database
         table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
         await self.host.vote_out(interaction, table, player.id)
 
     @play.command(name="sub", description=_desc("play.sub.description"))
     @app_commands.describe(game=_desc("option.game_id"))
     async def sub(self, interaction: discord.Interaction, game: int | None = None):
+        await interaction.response.defer(
+            ephemeral=True, thinking=True
+        )  # taking a seat waits for the database
         table = await self.host.game_here(interaction, game, statuses=(ACTIVE,))
         await self.host.substitute(interaction, table)
 
@@ -356,8 +365,6 @@ class PlayCog(commands.Cog):
         deadline: app_commands.Range[float, 0.0, 2160.0] | None = None,
         game: int | None = None,
     ):
-        table = await self.host.game_here(interaction, game, statuses=(ACTIVE, LOBBY))
-        locale = i18n.norm(str(interaction.locale))
         changes = {
             k: v
             for k, v in {
@@ -369,6 +376,11 @@ class PlayCog(commands.Cog):
         }
         if deadline is not None:
             changes["deadline_hours"] = deadline or None
+        await answer_soon(interaction, self._timers(interaction, game, changes))
+
+    async def _timers(self, interaction: discord.Interaction, game: int | None, changes: dict) -> dict:
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE, LOBBY))
+        locale = i18n.norm(str(interaction.locale))
         if changes:
             if table.record.host_id != interaction.user.id:
                 raise ServiceError("not_host")
@@ -392,12 +404,15 @@ class PlayCog(commands.Cog):
             if limit
             else i18n.t("game.no_deadline", locale),
         )
-        await interaction.response.send_message(text, ephemeral=True)
+        return {"content": text}
 
     @play.command(name="stats", description=_desc("play.stats.description"))
     @app_commands.describe(game=_desc("option.game"))
     @app_commands.choices(game=_game_choices())
     async def stats(self, interaction: discord.Interaction, game: app_commands.Choice[str]):
+        await answer_soon(interaction, self._stats(interaction, game))
+
+    async def _stats(self, interaction: discord.Interaction, game: app_commands.Choice[str]) -> dict:
         locale = i18n.norm(str(interaction.locale))
         title = presenters()[game.value].title(locale)
         rows = await self.host.leaderboard(interaction.guild_id or 0, game.value)
@@ -418,40 +433,31 @@ class PlayCog(commands.Cog):
                     )
                 )
             text = "\n".join(lines)
-        await interaction.response.send_message(text[:2000], ephemeral=True)
+        return {"content": text[:2000]}
 
     @play.command(name="history", description=_desc("play.history.description"))
     @app_commands.describe(user=_desc("option.user"))
     async def history(self, interaction: discord.Interaction, user: discord.User | None = None):
+        await answer_soon(interaction, self._history(interaction, user or interaction.user))
+
+    async def _history(self, interaction: discord.Interaction, who: discord.abc.User) -> dict:
         locale = i18n.norm(str(interaction.locale))
-        who = user or interaction.user
         tables = await self.host.history(who.id, interaction.guild_id)
         if not tables:
-            text = i18n.t("history.none", locale)
-        else:
-            lines = [f"**{i18n.t('history.title', locale, name=who.display_name)}**"]
-            for table in tables:
-                seat = next(s for s in table.seats if s.user_id == who.id)
-                result = i18n.t("history.won" if seat.won else "history.lost", locale)
-                score = "—" if seat.final_score is None else f"{seat.final_score:g}"  # 12, not 12.0
-                lines.append(
-                    i18n.t(
-                        "history.line",
-                        locale,
-                        game=table.title(locale),
-                        id=table.id,
-                        result=result,
-                        score=score,
-                    )
+            return {"content": i18n.t("history.none", locale)}
+        lines = [f"**{i18n.t('history.title', locale, name=who.display_name)}**"]
+        for table in tables:
+            seat = next(s for s in table.seats if s.user_id == who.id)
+            result = i18n.t("history.won" if seat.won else "history.lost", locale)
+            score = "—" if seat.final_score is None else f"{seat.final_score:g}"  # 12, not 12.0
+            lines.append(
+                i18n.t(
+                    "history.line", locale, game=table.title(locale), id=table.id, result=result, score=score
                 )
-            text = "\n".join(lines)
-        if not tables:
-            await interaction.response.send_message(text[:2000], ephemeral=True)
-            return
-        await interaction.response.defer(ephemeral=True, thinking=True)
+            )
         # The newest game's results picture: scores by category and over the game.
         latest = await self.host.publisher.results_file(tables[0], locale)
-        await interaction.followup.send(text[:2000], file=latest, ephemeral=True)
+        return {"content": "\n".join(lines)[:2000], "file": latest}
 
     join.autocomplete("game")(_game_autocomplete)
     leave.autocomplete("game")(_game_autocomplete)

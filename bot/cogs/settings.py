@@ -9,6 +9,7 @@ from discord.ext import commands
 from bot import i18n
 from bot.cogs.play import _desc
 from bot.service import BOT_LEVELS
+from bot.ui import answer_soon
 
 
 class SettingsCog(commands.Cog):
@@ -62,9 +63,6 @@ class SettingsCog(commands.Cog):
         if not permissions.manage_guild:
             await interaction.response.send_message(i18n.t("error.not_manager", reader), ephemeral=True)
             return
-        host = self.bot.host
-        guild_id = interaction.guild_id
-        current = await host.settings_for(guild_id)
         changes: dict = {}
         if locale is not None:
             changes["locale"] = locale.value
@@ -86,7 +84,16 @@ class SettingsCog(commands.Cog):
             changes["deadline_level"] = deadline_level.value
         if host_role is not None:
             changes["host_role_id"] = None if host_role.is_default() else host_role.id
-        if channel is not None:
+        await answer_soon(interaction, self._settings(interaction, changes, channel))
+
+    async def _settings(
+        self, interaction: discord.Interaction, changes: dict, channel: discord.TextChannel | None
+    ) -> dict:
+        reader = i18n.norm(str(interaction.locale))
+        host = self.bot.host
+        guild_id = interaction.guild_id
+        current = await host.settings_for(guild_id)
+        if channel is not None:  # named again, a game channel is no longer one
             channels = [int(c) for c in current.game_channel_ids]
             channels = (
                 [c for c in channels if c != channel.id]
@@ -120,4 +127,4 @@ class SettingsCog(commands.Cog):
             level=i18n.t(f"bot_level.{current.deadline_level}", reader),
         )
         header = i18n.t("settings.saved", reader) if changes else i18n.t("settings.title", reader)
-        await interaction.response.send_message(f"**{header}**\n{text}\n{more}", ephemeral=True)
+        return {"content": f"**{header}**\n{text}\n{more}"}
