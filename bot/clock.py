@@ -67,19 +67,10 @@ class Clock:
         locale = table.record.locale
         level = (await self.service.ping_preferences([user]))[user] if user else "none"
         who = f"<@{user}>" if level != "none" else table.names[seat]
-        hours = int(
-            (
-                self.service.clock() - as_utc(table.record.waiting_since or table.record.updated_at)
-            ).total_seconds()
-            // 3600
-        )
+        since = as_utc(table.record.waiting_since or table.record.updated_at)
+        waited = i18n.waited((self.service.clock() - since).total_seconds(), locale)
         text = i18n.t(
-            "game.reminder",
-            locale,
-            mentions=who,
-            game=table.title(locale),
-            id=table.id,
-            hours=hours,
+            "game.reminder", locale, mentions=who, game=table.title(locale), id=table.id, waited=waited
         )
         channel = self.host.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
         pinged = [discord.Object(user)] if user and level != "none" else []

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+from datetime import timedelta
 from typing import Any
 
 import discord
@@ -67,12 +68,17 @@ class GameHost:
         if isinstance(error, Refusal):
             return str(error)
         if isinstance(error, IllegalAction | ServiceError):
+            # a wait is told in the reader's words
+            params = {
+                name: i18n.waited(value.total_seconds(), locale) if isinstance(value, timedelta) else value
+                for name, value in error.params.items()
+            }
             game = table.engine.name if table else getattr(error, "engine", None)
             if game:
-                return presenter(game).error_text(error.code, dict(error.params), locale)
+                return presenter(game).error_text(error.code, params, locale)
             key = f"error.{error.code}"
             if i18n.has(key):
-                return i18n.t(key, locale, **{"game": "", **error.params})
+                return i18n.t(key, locale, **{"game": "", **params})
             return i18n.t("error.illegal_action", locale)
         return i18n.t("error.internal", locale)
 

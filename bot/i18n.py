@@ -76,6 +76,15 @@ def t(key: str, locale: str | None, **params: Any) -> str:
 _A_BEFORE_VOWEL = re.compile(r"\b([Aa]) (?=(?!one\b|once\b)[AEIOaeio])")
 
 
+def waited(seconds: float, locale: str) -> str:
+    """A wait in words: minutes under an hour ("0 h" after a quarter of an hour said nothing), else hours."""
+    if seconds < 60:
+        return t("time.under_a_minute", locale)
+    if seconds < 3600:
+        return t("time.minutes", locale, minutes=int(seconds // 60))
+    return t("game.hours", locale, hours=int(seconds // 3600))
+
+
 def clip(text: str, limit: int) -> str:
     """`text` cut to Discord's `limit` for where it goes (a label, a message), its cut marked with an ellipsis."""
     return text if len(text) <= limit else text[: limit - 1] + "…"

@@ -144,6 +144,11 @@ _RESET_REMINDERS = (
     .where(_SEATS.c.game_id == bindparam("game"), _SEATS.c.seat.in_(bindparam("seats", expanding=True)))
     .values(reminders_sent=0)
 )
+_LAPSE_VOTES = (
+    update(_SEATS)
+    .where(_SEATS.c.game_id == bindparam("game"), _SEATS.c.seat.in_(bindparam("seats", expanding=True)))
+    .values(kick_votes=[])
+)
 _PING_PREFERENCES = select(UserPrefs.user_id, UserPrefs.pings).where(
     UserPrefs.user_id.in_(bindparam("users", expanding=True))
 )
@@ -763,9 +768,15 @@ class GameService:
             values["waiting_since"] = now
         if outcome is not None:
             values.update(status=FINISHED, finished_at=now)
+        # votes to replace a player lapse once the game no longer waits on them (they moved)
+        lapsed = sorted(
+            row.seat for row in table.record.seats if row.kick_votes and row.seat not in waiting_after
+        )
         seats_after = []
         for row in table.record.seats:
             changes: dict[str, Any] = {"reminders_sent": 0} if new_wait and row.seat in waiting_after else {}
+            if row.seat in lapsed:
+                changes["kick_votes"] = []
             if outcome is not None:
                 changes.update(final_score=outcome.scores[row.seat], won=row.seat in outcome.winners)
             seats_after.append(row.changed(**changes))
@@ -795,6 +806,8 @@ class GameService:
             connection.execute(_LOG_MOVE, logged)
             if new_wait:  # a new wait starts: reminders count again from zero
                 connection.execute(_RESET_REMINDERS, {"game": table.id, "seats": sorted(waiting_after)})
+            if lapsed:
+                connection.execute(_LAPSE_VOTES, {"game": table.id, "seats": lapsed})
             if outcome is not None:  # every seat's result, in seat order, in one statement (executemany)
                 connection.execute(
                     update(_SEATS)
@@ -925,7 +938,9 @@ class GameService:
             return await self.get(game_id)
 
     async def vote_out(self, game_id: int, voter_id: int, seat: int) -> tuple[Table, bool]:
-        """Record a vote to replace `seat`; a majority of the other human players replaces it by the bot."""
+        """Record a vote to replace `seat`; a majority of the other human players replaces it by the bot. Only a
+        player the game has waited on for its first reminder's time can be voted on, and the votes lapse once the
+        game no longer waits on them (see `_commit`), so nobody is voted out for being slow for a moment."""
         async with self._lock(game_id):
             async with self.sessions() as session, session.begin():
                 record = await self._running(session, game_id)
@@ -937,6 +952,14 @@ class GameService:
                     raise ServiceError("no_such_player")
                 if target.seat == voter.seat:
                     raise ServiceError("use_leave")
+                table = self._table(record)
+                if seat not in table.to_act():
+                    raise ServiceError("kick_not_waiting", name=target.display_name)
+                settings = await self.settings_for(record.guild_id)
+                waited = self.clock() - as_utc(record.waiting_since or record.updated_at)
+                opens = timedelta(hours=_pick(record.remind_after_hours, settings.remind_after_hours))
+                if waited < opens:
+                    raise ServiceError("kick_too_soon", name=target.display_name, waited=waited, opens=opens)
                 votes = sorted({*target.kick_votes, voter.seat})
                 target.kick_votes = votes
                 voters = [s for s in record.seats if not s.is_bot and s.seat != seat]

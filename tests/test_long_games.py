@@ -136,17 +136,44 @@ async def test_a_leaver_is_replaced_by_the_bot_and_a_substitute_takes_the_seat(s
     assert table.state["hands"][1] == hand_before  # everything the seat owned stays with it
 
 
-async def test_voting_a_player_out_needs_a_majority_of_the_others(service):
-    table = await druids(service, humans=4)
-    table, passed = await service.vote_out(table.id, 101, 3)
+async def test_voting_a_player_out_needs_a_majority_of_the_others(service, clock):
+    table = await druids(service, humans=4)  # seat 0 (user 100) plays first
+    clock.advance(24)  # the first reminder's time (the server's default): the vote is open
+    table, passed = await service.vote_out(table.id, 101, 0)
     assert not passed  # 1 of 3
-    table, passed = await service.vote_out(table.id, 101, 3)
+    table, passed = await service.vote_out(table.id, 101, 0)
     assert not passed  # voting twice counts once
-    table, passed = await service.vote_out(table.id, 102, 3)
+    table, passed = await service.vote_out(table.id, 102, 0)
     assert passed  # 2 of 3
     with pytest.raises(ServiceError) as refused:
-        await service.vote_out(table.id, 101, 1 - 1 + 1)  # seat 1 is the voter itself
+        await service.vote_out(table.id, 101, 1)  # seat 1 is the voter itself
     assert refused.value.code == "use_leave"
+
+
+async def test_only_a_player_the_game_has_long_waited_on_can_be_voted_out_and_a_move_ends_the_vote(
+    service, clock
+):
+    table = await druids(service, humans=3)  # seat 0 (user 100) plays first
+    with pytest.raises(ServiceError) as refused:
+        await service.vote_out(table.id, 100, 2)  # seat 2 holds nothing up
+    assert refused.value.code == "kick_not_waiting"
+    clock.advance(23.5)
+    with pytest.raises(ServiceError) as refused:
+        await service.vote_out(table.id, 101, 0)  # waited on, but not for the first reminder's 24 h yet
+    assert refused.value.code == "kick_too_soon"
+    assert refused.value.params["waited"] == timedelta(hours=23.5)
+    assert refused.value.params["opens"] == timedelta(hours=24)
+
+    clock.advance(0.5)
+    table, passed = await service.vote_out(table.id, 101, 0)
+    assert not passed and table.seat_row(0).kick_votes == [1]
+    # Seat 0 comes back and plays its turn: the vote lapses, so a later stall starts from no votes.
+    while 0 in table.to_act():
+        table = (
+            await service.act(table.id, 100, table.engine.bot_action(table.state, 0, table.version))
+        ).table
+    assert table.seat_row(0).kick_votes == []
+    assert (await service.get(table.id)).seat_row(0).kick_votes == []
 
 
 async def test_undo_of_a_move_that_revealed_nothing_is_immediate(service):

@@ -189,3 +189,12 @@ def test_english_takes_an_before_a_vowel_whatever_fills_the_string():
         == "Tom scouts with a Novelty explorer."
     )
     assert i18n.english_articles("a one-off, a Imp, A Elf") == "a one-off, an Imp, An Elf"
+
+
+def test_a_wait_is_told_in_minutes_under_an_hour_and_in_hours_after():
+    # A reminder a quarter of an hour in used to say "0 h" (a review); a vote refused at once says so.
+    assert i18n.waited(15 * 60, "en") == "15 min"
+    assert i18n.waited(15 * 60, "ko") == "15분"
+    assert i18n.waited(20, "es") == "menos de un minuto"
+    assert i18n.waited(26.5 * 3600, "en") == "26 h"
+    assert i18n.waited(3 * 3600, "ko") == "3시간"

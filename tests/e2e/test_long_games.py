@@ -237,9 +237,20 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
             "Erin" in line for line in board[:over]
         )
 
-        # Dave vanishes: Alice and Erin vote him out.
+        # Dave vanishes: Alice and Erin vote him out, once the game has waited on him for its first reminder's
+        # time (a player who is merely slow, or not even to move, cannot be voted out).
+        while 2 not in (await h.table(game_id)).to_act():
+            await move_by_command(h, game_id)
+        early = await h.slash(alice, thread, "play kick", {"player": dave.id})
+        assert early.message.audience.kind == "ephemeral"
+        assert early.message.text.startswith(
+            "The game has waited for Dave for under a minute. A vote to replace them"
+        )
+        assert "once it has waited 24 h" in early.message.text
+        h.clock.advance(24)
         first = await h.slash(alice, thread, "play kick", {"player": dave.id})
         assert first.message.audience.kind == "ephemeral"
+        assert first.message.text.startswith("Your vote to replace Dave is counted (1/2)")
         told = len(h.sb.dms_sent(dave))
         await h.slash(erin, thread, "play kick", {"player": dave.id})
         assert (await h.table(game_id)).user_at(2) is None
