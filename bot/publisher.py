@@ -48,6 +48,10 @@ MAX_CONTENT = 2000
 ENDED = (FINISHED, ABANDONED)
 RECENT_MOVES = 6  # a board tells at least the last few moves, for context
 MOST_MOVES = 24  # and at most this many: everything since the board before it, unless more happened
+# Notes told just before the move they were noted with, as its heading: the move the built-in player made on a
+# missed deadline ("⌛ Alice's deadline passed, …:" over "• Alice draws a gem."), told once and apart from the
+# player's own moves before it (after it, a review read one move twice; joined to hers, "Alice draws 2 gems").
+HEADING_NOTES = {"game.deadline"}
 TURN_LOOKBACK = 12  # and back to the start of the turn they begin in, up to this many moves more
 MOST_HAPPENINGS = 20  # lines; earlier ones are left to /play log, and the board says how many
 EARLIER_ROOM = 120  # characters kept for the line saying so
@@ -479,7 +483,7 @@ class Publisher:
         told_before = record.shown_version if since is None else since  # no `since`: the notes not yet shown
         until = table.version if notes_until is None else notes_until
         notes = sorted(  # a note from before notes had versions is new
-            (note.get("v", table.version), self.note_text(table, note))
+            (note.get("v", table.version) - (note["key"] in HEADING_NOTES) / 2, self.note_text(table, note))
             for note in record.notes or []
             if told_before < note.get("v", table.version) <= until
         )
@@ -489,8 +493,8 @@ class Publisher:
             if table.state is not None
             else []
         )
-        # In the order it happened: each note after the moves up to its version (a deadline's note after the
-        # move it tells), the public happenings between two notes condensed as the game tells them.
+        # In the order it happened: each note after the moves up to its version (a deadline's note just before
+        # the move it introduces), the public happenings between two notes condensed as the game tells them.
         # A seat changing hands is a note, so the happenings between two notes are all told under the names of
         # the seats' holders then (a review's board credited a leaver's moves to the newcomer).
         happened: list[str] = []

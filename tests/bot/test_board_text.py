@@ -131,8 +131,9 @@ async def test_several_people_to_act_are_named_apart():
 
 async def test_notes_are_told_where_they_happened_and_no_cut_drops_them():
     """A game's start, a seat handed over or a missed deadline is told between the moves before and after it
-    (a deadline's note after the move it tells, of the same version), however many lines are cut."""
+    (a deadline's note just before the move it introduces, of the same version), however many lines are cut."""
     notes = [{"key": "k", "v": v} for v in (40, 3, 33, 36)]  # moves made versions 1..40
+    notes.append({"key": "game.deadline", "v": 38})
     text, asked = await _board(moves=40, version=40, since=2, notes=notes)
     lines = [line.split(" ·")[0] for line in text.splitlines() if line.startswith("• ")]
     earlier = int(lines[0].split()[3])  # "• … and N earlier happenings: …"
@@ -141,6 +142,7 @@ async def test_notes_are_told_where_they_happened_and_no_cut_drops_them():
         "• note 3",
         "• note 33",
         "• note 36",
+        "• note 38",
         "• note 40",
     ]
     made = [int(line.split()[2]) + 1 if "happening" in line else None for line in told]  # each move's version
@@ -148,5 +150,7 @@ async def test_notes_are_told_where_they_happened_and_no_cut_drops_them():
     for i, line in enumerate(told):
         if line.startswith("• note"):
             v = int(line.split()[2])
-            assert all(m <= v for m in made[:i] if m), (v, told)
-            assert all(m > v for m in made[i + 1 :] if m), (v, told)
+            heads = v == 38  # the deadline's: over its own move
+            assert all(m <= v - heads for m in made[:i] if m), (v, told)
+            assert all(m > v - heads for m in made[i + 1 :] if m), (v, told)
+    assert told[told.index("• note 38") + 1] == "• happening 37"  # move 38, right under its note

@@ -251,9 +251,11 @@ def test_asking_for_a_druids_scoring_confirms_what_the_scoring_showed():
 @pytest.mark.parametrize("engine_name", ["roll_for_the_galaxy", "druids", "roll_player", "talisman"])
 def test_a_deadline_note_tells_the_seat_s_own_move_in_one_sentence(engine_name):
     """A review read "⌛ Frank missed the deadline; the host moved for them: your move is in.." (words written to
-    the mover, two full stops) and a note that repeated five board lines of other players' moves: the note tells
-    the seat's own public lines only, with no closing stop, or that the move is hidden from the others. A later
-    review read the mover's name twice ("Alice took back their last move: Alice plays…"): it is said once."""
+    the mover, two full stops) and a note that repeated five board lines of other players' moves: an undo's note
+    tells the seat's own public lines only, with no closing stop, or that the move is hidden from the others. A
+    later review read the mover's name twice ("Alice took back their last move: Alice plays…"): it is said once.
+    A deadline's note follows the move on the board, which a later review read as the move made twice: it names
+    the seat and who moved for it, not the move again."""
     game = presenter(engine_name)
     hidden = told = 0
     for seat, events, view in _moves(engine_name, 3, 5, 200):
@@ -265,6 +267,8 @@ def test_a_deadline_note_tells_the_seat_s_own_move_in_one_sentence(engine_name):
                     note
                 )
                 assert note.count(NAMES[seat]) == 1 or summary.count(NAMES[seat]) > 1, note
+                if key == "game.deadline" and summary:
+                    assert summary not in note, note
         hidden += not summary
         told += bool(summary)
     assert told > 10 and (hidden > 0 or engine_name != "roll_for_the_galaxy")
