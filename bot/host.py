@@ -474,7 +474,7 @@ class GameHost:
         if game_id is not None:
             table = await (service.recent_game(game_id) if recent else service.get(game_id))
             if table.status not in statuses:
-                raise ServiceError("game_not_running" if table.status != LOBBY else "lobby_closed")
+                raise ServiceError(_not_now(table.status, statuses))
             return table
         read = service.recent_games_in_channel if recent else service.games_in_channel
         tables = await read(interaction.channel_id or 0, statuses)
@@ -491,3 +491,12 @@ class GameHost:
                 return mine[0]
             raise ServiceError("several_games_here")
         return candidates[0]
+
+
+def _not_now(status: str, wanted: tuple[str, ...]) -> str:
+    """Why a command that needs a game in one of `wanted` cannot use one in `status`."""
+    if status == LOBBY:
+        return "game_not_started"
+    if status == ACTIVE:
+        return "lobby_closed" if LOBBY in wanted else "game_not_over"
+    return "game_not_running"

@@ -408,7 +408,7 @@ class GameService:
 
     async def get(self, game_id: int) -> Table:
         if not 0 < game_id <= MAX_GAME_ID:  # a typed or forged id no database column could hold
-            raise ServiceError("game_not_found", game=min(game_id, MAX_GAME_ID + 1))
+            raise ServiceError("game_not_found", game=game_id)
         found = await self._tables(_GAME_BY_ID, {"game_id": game_id})
         if not found:
             raise ServiceError("game_not_found", game=game_id)

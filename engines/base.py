@@ -62,6 +62,7 @@ class Option:
     default: Any
     choices: tuple[Any, ...] = ()  # empty: any value of the default's type
     provisional: bool = False
+    span: tuple[int, int] | None = None  # a number's least and greatest values
 
     def parse(self, raw: Any) -> Any:
         kind = type(self.default)
@@ -77,6 +78,9 @@ class Option:
                 raise IllegalAction("bad_option_value", option=self.name, value=raw) from None
         if self.choices and value not in self.choices:
             raise IllegalAction("bad_option_value", option=self.name, value=raw)
+        if self.span and not self.span[0] <= value <= self.span[1]:
+            low, high = self.span
+            raise IllegalAction("option_out_of_span", option=self.name, value=raw, low=low, high=high)
         return value
 
 

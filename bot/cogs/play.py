@@ -264,7 +264,8 @@ class PlayCog(commands.Cog):
         await answer_soon(interaction, self._export(interaction, game))
 
     async def _export(self, interaction: discord.Interaction, game: int | None) -> dict:
-        table = await self.host.game_here(interaction, game, statuses=(FINISHED,))
+        # a running game is found too, to be told why it cannot be exported yet
+        table = await self.host.game_here(interaction, game, statuses=(ACTIVE, FINISHED))
         summary, data = await self.host.export(table, i18n.norm(str(interaction.locale)))
         file = discord.File(io.BytesIO(data), filename=f"{table.engine.name}-{table.id}.json")
         return {"content": summary, "file": file}

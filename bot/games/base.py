@@ -12,7 +12,7 @@ from bot.chooser import ENDING, JOIN, SUGGESTED, THEN, chain_depth, joint_values
 from engines import get_engine
 from engines.base import Action, Event, IllegalAction, Option, View, visible_to
 
-OPTION_ERRORS = ("unknown_option", "bad_option_value")
+OPTION_ERRORS = ("unknown_option", "bad_option_value", "option_out_of_span")
 END_OF_TURN = " ⏭ "  # before a run's ending (the rest of the turn as the built-in player would play it): an
 # arrow there read as one more step, like the arrows between a chain's moves
 LABEL_LIMIT = 100  # a select option's label

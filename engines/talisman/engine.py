@@ -80,7 +80,7 @@ class Talisman(Engine):
         Option("bloodbath", False),
         Option("command_eased", False, provisional=True),
         Option("sudden_death", False),
-        Option("round_limit", 0),
+        Option("round_limit", 0, span=(0, 500)),
         Option("choose_character", False),
     )
 

@@ -373,6 +373,20 @@ def test_a_timed_game_says_how_many_rounds_it_has():
     assert f"{view['round']}/3라운드" in game.status_text(view, ["Ann", "Ben"], "ko")
 
 
+def test_a_round_limit_out_of_its_span_is_refused_saying_what_it_takes():
+    """A review's "round_limit=-3" was taken, and its board read "round 3 of -3"."""
+    engine = presenter("talisman").engine
+    assert engine.validate_options({"round_limit": "500"})["round_limit"] == 500
+    for wrong in ("-3", "501", "99999999999"):
+        with pytest.raises(IllegalAction) as refused:
+            engine.validate_options({"round_limit": wrong})
+        text = presenter("talisman").error_text(refused.value.code, dict(refused.value.params), "en")
+        assert text.startswith(
+            f"round\\_limit takes a number from 0 to 500, not “{wrong}”."
+        )  # as typed, escaped
+        assert "round_limit" in text.split("\n", 1)[1]  # and the options follow, with their meanings
+
+
 def test_a_fight_s_fate_re_roll_shows_the_scores_the_roll_gives_as_it_stands():
     """Keep or re-roll is weighed against the two battle scores; kept, the fight ends with exactly those."""
     game = presenter("talisman")

@@ -65,7 +65,10 @@ async def test_autocomplete_answers_from_memory_and_follows_each_commit(tmp_path
         offered, run = await typed(h, mover, thread, "play move", {"action": ""}, "action")
         assert run == []  # nothing to move in an ended game, and the one line says so
         assert offered == [
-            {"name": "There's no running game here. Start one with `/play new`.", "value": "wait"}
+            {
+                "name": "There's no running game here. `/play mine` lists yours; `/play new` starts one.",
+                "value": "wait",
+            }
         ]
 
         # After a restart nothing is in memory: one read answers, and fills it.

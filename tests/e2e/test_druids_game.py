@@ -181,6 +181,10 @@ async def test_bad_input_gets_a_clear_private_answer(tmp_path):
         nothing = await h.slash(dave, h.games, "play move", {"action": "1:0"})
         assert "no running game" in nothing.message.text
         game_id = await open_lobby(h, ["alice", "bob"])
+        early = await h.slash(
+            dave, h.games, "play follow", {"game": game_id}
+        )  # said "already started or closed"
+        assert early.message.text == "This game hasn't started yet."
         await h.click(
             alice,
             h.sb.world.message(str((await h.table(game_id)).record.lobby_message_id)),
@@ -188,6 +192,8 @@ async def test_bad_input_gets_a_clear_private_answer(tmp_path):
         )
         table = await h.table(game_id)
         thread = h.thread(table)
+        late = await h.slash(dave, h.games, "play join", {"game": game_id})
+        assert late.message.text == "This lobby has already started or closed."
         garbled = await h.slash(alice, thread, "play move", {"action": "not-a-move"})
         assert "None of your moves reads “not-a-move”" in garbled.message.text
         outsider = await h.slash(dave, thread, "play move", {"action": f"{h.token(table, dave)}:0"})

@@ -96,6 +96,11 @@ async def test_bots_fill_seats_and_a_game_runs_to_the_end(tmp_path, database_url
         follow = await h.slash(dave, thread, "play follow")
         assert follow.message.audience.user_id == dave.id
         assert dave.id in thread.member_ids
+        # Exporting waits for the end, and says so (a review was told there was no game, or none running).
+        early = await h.slash(alice, thread, "play export")
+        assert early.message.text.startswith("A game can be exported once it is over")
+        early = await h.slash(alice, h.games, "play export", {"game": game_id})
+        assert early.message.text.startswith("A game can be exported once it is over")
         steps = 0
         while (table := await h.table(game_id)).status == "active":
             assert table.to_act() == [0]  # the bots have already moved whenever Alice is to act

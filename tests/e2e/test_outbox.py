@@ -151,7 +151,7 @@ async def test_an_abandoned_game_keeps_its_board_without_buttons_and_a_huge_id_i
             assert "is over" in dm.text or "끝났습니다" in dm.text
         assert "abandoned by Alice" in h.board_message(after).text
         huge = await h.slash(h.users["alice"], h.games, "play board", {"game": 2**62})
-        assert huge.message.audience.kind == "ephemeral" and "no longer exists" in huge.message.text
+        assert huge.message.audience.kind == "ephemeral" and f"There's no game #{2**62}." in huge.message.text
 
 
 async def test_abandoning_a_running_game_is_confirmed_first_and_its_players_are_told(tmp_path):

@@ -251,7 +251,7 @@ async def test_each_players_whole_sheet_is_one_choice_away_for_the_asker_alone(t
         assert ended.audience.user_id == dave.id and "not running" in ended.text and not ended.attachments
         plant_sheet_menu(board, 999_999)
         missing = await choose_sheet(h, dave, board, 999_999, 0)
-        assert missing.audience.user_id == dave.id and "no longer exists" in missing.text
+        assert missing.audience.user_id == dave.id and "There's no game #999999." in missing.text
         assert h.sb.violations == []
 
 
