@@ -36,6 +36,7 @@ class Lobby:
         settings = await self.service.settings_for(interaction.guild_id)
         if interaction.guild is not None:
             check_hosting_allowed(interaction, settings, locale)
+        await self._not_in_a_game_thread(interaction, locale)
         public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale, locale)
         options = parse_options(options_text, locale)
         made: list[Table] = []
@@ -76,6 +77,7 @@ class Lobby:
         settings = await self.service.settings_for(interaction.guild_id)
         if interaction.guild is not None:
             check_hosting_allowed(interaction, settings, locale)
+        await self._not_in_a_game_thread(interaction, locale)
         public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale, locale)
         count = players or presenter(engine_name).engine.min_players
         names = [i18n.t(f"bot.name_{level}", public_locale, number=n + 1) for n in range(count)]
@@ -114,6 +116,17 @@ class Lobby:
         finally:  # what is committed is shown even if this answer fails
             if made:
                 await self.host.publisher.publish(made[0].id)
+
+    async def _not_in_a_game_thread(self, interaction: discord.Interaction, locale: str) -> None:
+        """A game's own thread keeps to that game: a second one there made every command in it ask which."""
+        here = interaction.channel_id or 0
+        for table in await self.service.games_in_channel(here):
+            if table.record.thread_id == here != table.record.channel_id:
+                title = table.title(locale)
+                channel = f"<#{table.record.channel_id}>"
+                raise Refusal(
+                    i18n.t("error.new_in_game_thread", locale, game=title, id=table.id, channel=channel)
+                )
 
     async def public_locale(self, guild_id: int | None, guild_locale: Any, fallback: str) -> str:
         """Public posts use the server's chosen language, else the server's Discord language."""

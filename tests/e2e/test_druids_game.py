@@ -194,6 +194,11 @@ async def test_bad_input_gets_a_clear_private_answer(tmp_path):
         thread = h.thread(table)
         late = await h.slash(dave, h.games, "play join", {"game": game_id})
         assert late.message.text == "This lobby has already started or closed."
+        # A second game in this one's thread made every command there ask which game: it goes to the channel.
+        second = await h.slash(dave, thread, "play new", {"game": "roll_player"})
+        assert second.message.audience.kind == "ephemeral"
+        assert second.message.text.startswith(f"This thread is Druids #{game_id}'s own. Start a new game in <#")
+        assert [t.id for t in await h.service.games_in_channel(int(thread.id))] == [game_id]
         garbled = await h.slash(alice, thread, "play move", {"action": "not-a-move"})
         assert "None of your moves reads “not-a-move”" in garbled.message.text
         outsider = await h.slash(dave, thread, "play move", {"action": f"{h.token(table, dave)}:0"})
