@@ -156,6 +156,8 @@ class Lobby:
             table = await self.service.add_bot(game_id, user.id, name, level)
         elif action == "leave":
             table = await self.service.leave(game_id, user.id)
+        elif action == "nobot":
+            table = await self.service.remove_bot(game_id, user.id)
         elif action == "abandon":
             table = await self.service.abandon(
                 game_id, user.id, is_manager=is_manager(interaction), by=user.display_name

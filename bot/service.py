@@ -582,7 +582,8 @@ class GameService:
                     raise ServiceError("already_joined")
                 engine = get_engine(record.engine)
                 if len(record.seats) >= engine.max_players:
-                    raise ServiceError("lobby_full", max=engine.max_players)
+                    bots = any(seat.user_id is None for seat in record.seats)  # which the host can take back
+                    raise ServiceError("lobby_full_of_bots" if bots else "lobby_full", max=engine.max_players)
                 record.seats.append(Seat(seat=len(record.seats), user_id=user_id, display_name=name))
                 await self._touch(session, record)
             return await self.get(game_id)
@@ -917,6 +918,23 @@ class GameService:
                 record.seats.append(
                     Seat(seat=len(record.seats), user_id=None, display_name=name, bot_level=_level(level))
                 )
+                await self._touch(session, record)
+            return await self.get(game_id)
+
+    async def remove_bot(self, game_id: int, user_id: int) -> Table:
+        """The host takes back the built-in player seated last: a lobby filled with them was a dead end."""
+        async with self._lock(game_id):
+            async with self.sessions() as session, session.begin():
+                record = await self._lobby(session, game_id)
+                if record.host_id != user_id:
+                    raise ServiceError("only_host_removes_bots")
+                bots = [s for s in record.seats if s.user_id is None]
+                if not bots:
+                    raise ServiceError("no_bot_to_remove")
+                record.seats.remove(max(bots, key=lambda s: s.seat))
+                await session.flush()
+                for number, remaining in enumerate(sorted(record.seats, key=lambda s: s.seat)):
+                    remaining.seat = number
                 await self._touch(session, record)
             return await self.get(game_id)
 

@@ -113,8 +113,8 @@ class GameButton(
     discord.ui.DynamicItem[discord.ui.Button],
     template=r"(?P<scope>lobby|table):(?P<action>[a-z]+):(?P<game>\d{1,9})",
 ):
-    """A button about one game: in its lobby (join, leave, bot, start, abandon) or at its table (turn, hand, and
-    the confirmation of abandoning it)."""
+    """A button about one game: in its lobby (join, leave, bot, hardbot, nobot, start, abandon) or at its table
+    (turn, hand, and the confirmation of abandoning it)."""
 
     def __init__(
         self, scope: str, action: str, game_id: int, label: str = "", style=discord.ButtonStyle.secondary
@@ -284,6 +284,8 @@ def lobby_view(table: Table, locale: str) -> discord.ui.View:
     for button in seating:
         button.item.disabled = full and button.action != "leave"
         view.add_item(button)
+    if any(seat.is_bot for seat in table.seats):  # the host may take back a built-in player seated too many
+        view.add_item(GameButton("lobby", "nobot", table.id, i18n.t("lobby.remove_bot", locale)))
     view.add_item(
         GameButton("lobby", "start", table.id, i18n.t("lobby.start", locale), discord.ButtonStyle.primary)
     )

@@ -197,7 +197,9 @@ async def test_bad_input_gets_a_clear_private_answer(tmp_path):
         # A second game in this one's thread made every command there ask which game: it goes to the channel.
         second = await h.slash(dave, thread, "play new", {"game": "roll_player"})
         assert second.message.audience.kind == "ephemeral"
-        assert second.message.text.startswith(f"This thread is Druids #{game_id}'s own. Start a new game in <#")
+        assert second.message.text.startswith(
+            f"This thread is Druids #{game_id}'s own. Start a new game in <#"
+        )
         assert [t.id for t in await h.service.games_in_channel(int(thread.id))] == [game_id]
         garbled = await h.slash(alice, thread, "play move", {"action": "not-a-move"})
         assert "None of your moves reads “not-a-move”" in garbled.message.text

@@ -261,6 +261,23 @@ async def test_a_full_lobby_offers_no_seat_to_join_or_fill(tmp_path):
         disabled = {b["custom_id"].split(":")[1] for b in lobby.buttons() if b.get("disabled")}
         assert disabled == {"join", "bot", "hardbot"}
         assert "Every seat is taken" in lobby.text and "Click **Join**" not in lobby.text
+
+        # Not a dead end: a friend who wants in is told the host can make room, and the host can.
+        dave = h.users["dave"]
+        full = await h.slash(dave, h.games, "play join", {"game": game_id})  # the button is greyed out
+        assert "its host can remove a built-in player to make room" in full.message.text
+        refused = await h.click(dave, lobby, f"lobby:nobot:{game_id}")
+        assert refused.message.text == "Only the host can remove bots."
+        await h.click(alice, lobby, f"lobby:nobot:{game_id}")
+        table = await h.table(game_id)
+        assert [seat.display_name for seat in table.seats] == ["Alice", "Bot 1", "Bot 2"]  # the hard one went
+        assert not any(b.get("disabled") for b in lobby.buttons())
+        await h.click(dave, lobby, f"lobby:join:{game_id}")
+        assert (await h.table(game_id)).seat_of(int(dave.id)) == 3
+        for _ in range(2):
+            await h.click(alice, lobby, f"lobby:nobot:{game_id}")
+        assert [seat.display_name for seat in (await h.table(game_id)).seats] == ["Alice", "Dave"]
+        assert "nobot" not in {b["custom_id"].split(":")[1] for b in lobby.buttons()}  # none left to remove
         assert h.sb.violations == []
 
 
