@@ -1,4 +1,5 @@
-"""/rules: look up a game's rules, in the reader's language, answered only to them unless they ask otherwise."""
+"""/rules: look up a game's rules, in the reader's language, answered only to them unless they ask otherwise;
+/help: how playing here works, in short."""
 
 from __future__ import annotations
 
@@ -29,6 +30,22 @@ class RulesCog(commands.Cog):
         locale = i18n.norm(str(interaction.locale))
         text = rules.answer(game.value, topic, locale)
         await interaction.response.send_message(i18n.clip(text, 2000), ephemeral=not public)
+
+    @app_commands.command(name="help", description=_desc("help.description"))
+    async def help_command(self, interaction: discord.Interaction) -> None:
+        """The commands in short, for someone new here, with the buttons named as they read."""
+        locale = i18n.norm(str(interaction.locale))
+        labels = {
+            name: i18n.t(key, locale)
+            for name, key in (
+                ("join", "lobby.join"),
+                ("add_bot", "lobby.add_bot"),
+                ("start", "lobby.start"),
+                ("take_turn", "game.take_turn"),
+                ("my_hand", "game.my_hand"),
+            )
+        }
+        await interaction.response.send_message(i18n.t("help.text", locale, **labels), ephemeral=True)
 
     @rules_command.autocomplete("topic")
     async def _topic_autocomplete(self, interaction: discord.Interaction, current: str):

@@ -150,6 +150,11 @@ async def test_rules_lookup_in_the_readers_language(tmp_path):
             bob, h.games, "rules", {"game": "druids", "topic": "점수"}, focused="topic"
         )
         assert choices and all(len(c["name"]) <= 100 for c in choices)
+        # /help, in the reader's language, naming the buttons as they read (a review found no help at all)
+        helped = await h.slash(bob, h.games, "help")
+        assert helped.message.audience.kind == "ephemeral" and "`/play new game:…`" in helped.message.text
+        assert "**참가**" in helped.message.text and "**내 차례 진행**" in helped.message.text
+        assert "`/play kick`" in helped.message.text and "`/play undo`" in helped.message.text
         answer = await h.slash(bob, h.games, "rules", {"game": "druids", "topic": "scoring"})
         assert answer.message.audience.kind == "ephemeral"
         assert "마지막 추종자" in answer.message.text
