@@ -301,6 +301,11 @@ class Picker:
         so a busy moment delays the answer, not the acknowledgement."""
         locale = i18n.norm(str(interaction.locale))
         if interaction.message is not None and interaction.message.flags.ephemeral:
+            if self._repeated(interaction, interaction.message):
+                # A double click's second, come while the first one's move is still being committed (a chain's
+                # parts): the game has moved on from the picker, but the answer on its way says what was done.
+                await _acknowledge(interaction)
+                return
             at_hand = await self._step_at_hand(interaction.user.id, game_id, token, path_text)
             if at_hand is not None:
                 table, seat, step = at_hand
@@ -370,16 +375,11 @@ class Picker:
         otherwise; the move goes on either way. A repeat click on a picker already played from does nothing."""
         picker = interaction.message if interaction.message and interaction.message.flags.ephemeral else None
         if picker is not None:
-            data = interaction.data or {}
-            # the picker as the click saw it (a double click's second sees it unedited by the first), and the click
-            click = (picker.content, picker.edited_at, data.get("custom_id"), tuple(data.get("values", ())))
-            now = asyncio.get_running_loop().time()
-            earlier = self._played_from.get(picker.id)
-            if earlier is not None and earlier[0] == click and now - earlier[1] < REPEAT_WITHIN:
+            if self._repeated(interaction, picker):  # its first click came this far first
                 if not interaction.response.is_done():
                     await _acknowledge(interaction)
                 return
-            self._played_from[picker.id] = (click, now)
+            self._played_from[picker.id] = (_click(interaction, picker), asyncio.get_running_loop().time())
             while len(self._played_from) > PLAYED_FROM_KEPT:
                 self._played_from.popitem(last=False)
         answering = asyncio.ensure_future(self._play(table, interaction.user.id, step, locale))
@@ -396,6 +396,15 @@ class Picker:
             if delivered:
                 self.carry_on(interaction, committed, locale)
             await self.host.after_commit(table.id)
+
+    def _repeated(self, interaction: discord.Interaction, picker: discord.Message) -> bool:
+        """Whether this is the same click as one that played a move from `picker` a moment ago."""
+        earlier = self._played_from.get(picker.id)
+        return (
+            earlier is not None
+            and earlier[0] == _click(interaction, picker)
+            and asyncio.get_running_loop().time() - earlier[1] < REPEAT_WITHIN
+        )
 
     async def _play(
         self, table: Table, user_id: int, step: Chosen, locale: str
@@ -545,6 +554,12 @@ def _waiting_for(table: Table, seat: int, locale: str) -> str:
     if waiting:
         return i18n.t("chooser.waiting_for", locale, names=waiting)
     return i18n.t("chooser.not_your_turn", locale)
+
+
+def _click(interaction: discord.Interaction, picker: discord.Message) -> tuple[Any, ...]:
+    """A click and the picker as it saw it (a double click's second sees it unedited by the first)."""
+    data = interaction.data or {}
+    return (picker.content, picker.edited_at, data.get("custom_id"), tuple(data.get("values", ())))
 
 
 async def _acknowledge(interaction: discord.Interaction) -> None:

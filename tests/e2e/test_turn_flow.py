@@ -3,10 +3,12 @@ closes as soon as the offered seat answers, with the player whose turn it is tol
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from bot import picker as picker_module
-from bot.chooser import path_to
+from bot.chooser import path_to, split
 from bot.picker import offered
 from bot.service import choices
 from tests.e2e.harness import Harness, harness, picker_token
@@ -126,6 +128,55 @@ async def test_a_double_click_plays_once_and_leaves_its_answer_in_place(tmp_path
         else:
             await second.wait(5)
             assert "오래된 버튼" in picker.text, picker.text
+
+
+async def test_a_double_click_on_a_chained_choice_plays_once_and_leaves_its_answer(tmp_path, monkeypatch):
+    """A review's double click on a Druids play with the turn's end riding along: the second click came while
+    the chain's parts were being committed, so it met a game that had moved on and answered "out of date" with a
+    fresh picker over the first one's "Done". It is taken for the double click it is, and changes nothing."""
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("druids")
+        table = await h.table(game_id)
+        seat = table.to_act()[0]
+        mover = next(u for u in h.users.values() if int(u.id) == table.user_at(seat))
+        picker = (await h.click(mover, h.board_message(table), f"table:turn:{game_id}")).message
+        actions = offered(table, seat, choices(table, seat))
+        chained = next(a for a in actions if len(split(a)) > 1)  # a play with the turn's end riding along
+        path = path_to(actions, chained)
+        for depth in range(1, len(path)):
+            await h.choose(mover, picker, table, path[:depth])
+
+        service = h.bot.host.service  # type: ignore[union-attr]
+        held, release, act = asyncio.Event(), asyncio.Event(), service.act
+
+        async def held_chain(*args, **kwargs):  # the chain's later parts wait until the second click is in
+            if kwargs.get("chained"):
+                held.set()
+                await release.wait()
+            return await act(*args, **kwargs)
+
+        monkeypatch.setattr(service, "act", held_chain)
+        token = picker_token(table, seat)
+        button = f"mv:{game_id}:{token}:{'.'.join(map(str, path))}"
+        parent = ".".join(map(str, path[:-1]))
+        menus = [m for m in picker.selects() if m["custom_id"].startswith(f"mvs:{game_id}:{token}:{parent}:")]
+
+        def click():  # on the picker as it was before the first click's answer
+            if picker.component(button) is not None:
+                return h.sb.click(mover, picker, button, wait=False)
+            return h.sb.select(mover, picker, menus[0]["custom_id"], [str(path[-1])], wait=False)
+
+        first = await click()
+        await asyncio.wait_for(held.wait(), 5)  # its first part committed, the rest held
+        second = await click()
+        await asyncio.wait_for(second.record.acked.wait(), 5)
+        release.set()
+        await first.wait(5)
+        await h.idle()
+        mine = [m for m in await h.service.moves(game_id) if m.version > table.version and m.seat == seat]
+        assert [m.action for m in mine] == split(chained)  # played once, every part
+        assert second.callback_type == 6 and second.edited == []  # acknowledged, changing nothing
+        assert picker.text.startswith("Done: ") and "out of date" not in picker.text, picker.text
 
 
 async def test_a_picker_answered_after_the_game_moved_on_shows_the_picture_of_now(tmp_path):
