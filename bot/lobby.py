@@ -178,7 +178,8 @@ class Lobby:
         if on_lobby:
             await interaction.response.defer()
         table = await self.service.start(game_id, interaction.user.id)
-        locale = table.record.locale
+        # the lobby everyone sees says it in the game's language; the host's own answer in theirs
+        locale = table.record.locale if on_lobby else i18n.norm(str(interaction.locale))
         starting = i18n.t("lobby.starting", locale, game=table.title(locale), id=table.id)
         try:
             if on_lobby:
@@ -215,7 +216,9 @@ class Lobby:
         table = await self.service.abandon(
             game_id, user.id, is_manager=is_manager(interaction), by=user.display_name
         )
-        text = i18n.t("game.abandoned", table.record.locale, user=user.display_name)
+        # the confirmation, the reader's own, in their words; a public answer in the game's
+        locale = i18n.norm(str(interaction.locale)) if confirmed else table.record.locale
+        text = i18n.t("game.abandoned", locale, user=user.display_name)
         try:
             # the confirmation says it is done and loses its button; the players are told by the game's last
             # board, a new message (a second one saying the same was one too many, a review found)

@@ -445,8 +445,11 @@ class Publisher:
                 u for u in await self.service.spectators(table.id) if u not in players and u not in by
             ]
             prefs = await self.service.ping_preferences(players + followers)
-            # a follower asked to be pinged at the end, unless they turned every ping off
-            return [u for u in players if prefs[u] == "all"] + [u for u in followers if prefs[u] != "none"]
+            # A follower asked to be pinged at the end, unless they turned every ping off; so are the players of
+            # an abandoned game (a review's players were left waiting for moves that would never come), and of
+            # a finished one those who asked for every ping.
+            told = ("all", "turns") if table.status == ABANDONED else ("all",)
+            return [u for u in players if prefs[u] in told] + [u for u in followers if prefs[u] != "none"]
         users = {table.user_at(s): s for s in newly}
         prefs = await self.service.ping_preferences([u for u in users if u])
         muted = {s.user_id for s in table.seats if not s.pings}

@@ -290,8 +290,10 @@ async def test_settings_pings_and_refusals(tmp_path):
             f"table:turn:{game_id}"
         )
         # Nor does its end ping her (a review's muted player was pinged by the board of a game abandoned).
-        await h.abandon(erin, h.thread(table), game_id)  # a server manager
+        done = await h.abandon(erin, h.thread(table), game_id)  # a server manager
+        assert done.message.text == "This game was abandoned by Erin."  # her answer in her words, not the server's
         ended = h.board_message(await h.table(game_id))
+        assert "Erin님이" in ended.text  # the board, in the server's
         assert (await h.table(game_id)).status == "abandoned" and alice.id not in ended.pinged_ids
         # Only one channel allowed: a lobby elsewhere is refused.
         other = h.sb.add_channel(h.guild, "chat")

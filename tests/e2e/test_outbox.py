@@ -148,7 +148,9 @@ async def test_an_abandoned_game_keeps_its_board_without_buttons_and_a_huge_id_i
         assert h.board_message(after).buttons() == []
         for name, dm in last_dms.items():  # edited, not followed by new DMs: nothing left to click
             assert h.sb.dms(h.users[name])[-1] is dm and dm.buttons() == [] and f"#{game_id}" in dm.text
-            assert "is over" in dm.text or "끝났습니다" in dm.text
+            assert (
+                "was abandoned by Alice" in dm.text or "Alice님이" in dm.text
+            )  # not "is over", as if played out
         assert "abandoned by Alice" in h.board_message(after).text
         huge = await h.slash(h.users["alice"], h.games, "play board", {"game": 2**62})
         assert huge.message.audience.kind == "ephemeral" and f"There's no game #{2**62}." in huge.message.text
@@ -161,6 +163,9 @@ async def test_abandoning_a_running_game_is_confirmed_first_and_its_players_are_
         table = await h.table(game_id)
         thread = h.thread(table)
 
+        await h.slash(
+            bob, thread, "play notify", {"level": "turns"}
+        )  # pinged for an abandoned game all the same
         refused = await h.slash(bob, thread, "play abandon")
         assert refused.message.audience.user_id == bob.id and "방장이나 서버 관리자만" in refused.message.text
         asked = await h.slash(alice, thread, "play abandon")
