@@ -127,4 +127,6 @@ class SettingsCog(commands.Cog):
             level=i18n.t(f"bot_level.{current.deadline_level}", reader),
         )
         header = i18n.t("settings.saved", reader) if changes else i18n.t("settings.title", reader)
+        if "locale" in changes:  # a game's public posts keep the language it started in
+            header += " " + i18n.t("settings.locale_from_now", reader)
         return {"content": f"**{header}**\n{text}\n{more}"}

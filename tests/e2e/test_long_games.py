@@ -270,6 +270,7 @@ async def test_settings_pings_and_refusals(tmp_path):
         alice, erin = h.users["alice"], h.users["erin"]
         saved = await h.slash(erin, h.games, "settings", {"locale": "ko", "deadline": 48.0})
         assert "Saved" in saved.message.text and "48.0" in saved.message.text
+        assert "games already under way keep theirs" in saved.message.text
         game_id = await started(h, ["alice", "bob"])
         table = await h.table(game_id)
         assert table.record.locale == "ko"
@@ -291,7 +292,9 @@ async def test_settings_pings_and_refusals(tmp_path):
         )
         # Nor does its end ping her (a review's muted player was pinged by the board of a game abandoned).
         done = await h.abandon(erin, h.thread(table), game_id)  # a server manager
-        assert done.message.text == "This game was abandoned by Erin."  # her answer in her words, not the server's
+        assert (
+            done.message.text == "This game was abandoned by Erin."
+        )  # her answer in her words, not the server's
         ended = h.board_message(await h.table(game_id))
         assert "Erin님이" in ended.text  # the board, in the server's
         assert (await h.table(game_id)).status == "abandoned" and alice.id not in ended.pinged_ids
