@@ -38,30 +38,26 @@ class Lobby:
             check_hosting_allowed(interaction, settings, locale)
         await self._not_in_a_game_thread(interaction, locale)
         public_locale = await self.public_locale(interaction.guild_id, interaction.guild_locale, locale)
-        options = parse_options(options_text, locale)
-        made: list[Table] = []
-
-        async def lobby() -> dict[str, Any]:
-            table = await self.service.create_lobby(
+        table = await answer_soon(
+            interaction,
+            self.service.create_lobby(
                 engine_name=engine_name,
                 guild_id=interaction.guild_id,
                 channel_id=interaction.channel_id or 0,
                 host_id=interaction.user.id,
                 host_name=interaction.user.display_name,
                 locale=public_locale,
-                raw_options=options,
-            )
-            made.append(table)
-            view = lobby_view(table, public_locale)
-            return {
+                raw_options=parse_options(options_text, locale),
+            ),
+            public=True,
+            shown=lambda table: {
                 "content": lobby_text(table),
-                "view": view,
+                "view": lobby_view(table, public_locale),
                 "allowed_mentions": discord.AllowedMentions.none(),
-            }
-
-        await answer_soon(interaction, lobby(), public=True)
+            },
+        )
         message = await interaction.original_response()
-        await self.service.set_messages(made[0].id, lobby_message_id=message.id)
+        await self.service.set_messages(table.id, lobby_message_id=message.id)
 
     async def start_demo(
         self,
@@ -83,21 +79,8 @@ class Lobby:
         names = [i18n.t(f"bot.name_{level}", public_locale, number=n + 1) for n in range(count)]
         seconds = self.host.demo_move_seconds
         raw_options = parse_options(options, locale)
-        made: list[Table] = []
 
-        async def announcement() -> dict[str, Any]:
-            table = await self.service.create_demo(
-                engine_name=engine_name,
-                guild_id=interaction.guild_id,
-                channel_id=interaction.channel_id or 0,
-                host_id=interaction.user.id,
-                locale=public_locale,
-                bot_names=names,
-                raw_options=raw_options,
-                pace=timedelta(seconds=seconds),
-                level=level,
-            )
-            made.append(table)
+        def announcement(table: Table) -> dict[str, Any]:
             text = i18n.t(
                 "demo.started",
                 public_locale,
@@ -109,13 +92,23 @@ class Lobby:
             )
             return {"content": text, "allowed_mentions": discord.AllowedMentions.none()}
 
+        created = self.service.create_demo(
+            engine_name=engine_name,
+            guild_id=interaction.guild_id,
+            channel_id=interaction.channel_id or 0,
+            host_id=interaction.user.id,
+            locale=public_locale,
+            bot_names=names,
+            raw_options=raw_options,
+            pace=timedelta(seconds=seconds),
+            level=level,
+        )
+        table = await answer_soon(interaction, created, public=True, shown=announcement)
         try:
-            await answer_soon(interaction, announcement(), public=True)
             message = await interaction.original_response()
-            await self.service.set_messages(made[0].id, lobby_message_id=message.id)
-        finally:  # what is committed is shown even if this answer fails
-            if made:
-                await self.host.publisher.publish(made[0].id)
+            await self.service.set_messages(table.id, lobby_message_id=message.id)
+        finally:  # what is committed is shown even if this answer fails (and the clock retries what is not)
+            await self.host.publisher.publish(table.id)
 
     async def _not_in_a_game_thread(self, interaction: discord.Interaction, locale: str) -> None:
         """A game's own thread keeps to that game: a second one there made every command in it ask which."""

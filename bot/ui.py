@@ -8,8 +8,8 @@ import contextlib
 import io
 import logging
 import re
-from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import discord
 
@@ -21,14 +21,14 @@ if TYPE_CHECKING:
     from bot.service import Table
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 MAX_BUTTONS = 20  # four rows of five; the fifth row is kept for "Back"
 BUTTON_LABEL = 80  # the longest label Discord shows on a button (a menu option's: 100)
 OPTIONS_PER_SELECT = 25
 MAX_SELECTS = 4
-ANSWER_WITHIN = (
-    1.5  # seconds since Discord sent an interaction: Discord forgets one not acknowledged within 3 s
-)
+# seconds since Discord sent an interaction: Discord forgets one not acknowledged within 3 s
+ANSWER_WITHIN = 1.5
 
 
 def _host(interaction: discord.Interaction) -> GameHost:
@@ -74,20 +74,26 @@ async def update_soon(interaction: discord.Interaction, making: Awaitable[dict[s
 
 
 async def answer_soon(
-    interaction: discord.Interaction, making: Awaitable[dict[str, Any]], public: bool = False
-) -> None:
+    interaction: discord.Interaction,
+    making: Awaitable[T],
+    public: bool = False,
+    shown: Callable[[T], dict[str, Any]] | None = None,
+) -> T:
     """An answer that waits on the database (or on Discord): sent as the acknowledgement when it is ready within
     ANSWER_WITHIN of the interaction's sending (one call to Discord), else after acknowledging it, so a busy
-    moment delays the answer but never loses it. `making` gives the message's parts; a refusal it raises is
-    answered by the caller's error handler, before or after the acknowledgement (publicly, after a public one)."""
+    moment delays the answer but never loses it. `making` gives the message's parts, or what `shown` makes them
+    from (which is returned); a refusal it raises is answered by the caller's error handler, before or after the
+    acknowledgement (publicly, after a public one)."""
     answer = asyncio.ensure_future(making)
     waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
     await asyncio.wait({answer}, timeout=max(ANSWER_WITHIN - waited, 0))
+    send = interaction.response.send_message
     if not answer.done():
         await interaction.response.defer(ephemeral=not public, thinking=True)
-        await interaction.followup.send(**await answer, ephemeral=not public)
-    else:
-        await interaction.response.send_message(**answer.result(), ephemeral=not public)
+        send = interaction.followup.send
+    made = await answer
+    await send(**(shown(made) if shown else made), ephemeral=not public)  # type: ignore[arg-type]
+    return made
 
 
 def let_go(interaction: discord.Interaction, item: discord.ui.Item[Any] | None = None) -> None:
