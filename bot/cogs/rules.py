@@ -28,7 +28,9 @@ class RulesCog(commands.Cog):
         public: bool = False,
     ) -> None:
         locale = i18n.norm(str(interaction.locale))
-        text = rules.answer(game.value, topic, locale)
+        text = rules.lookup(game.value, topic, locale)
+        if text is None:  # a question nothing answers stays with its asker, even one asked in public
+            text, public = rules.not_found(game.value, topic or "", locale), False
         await interaction.response.send_message(i18n.clip(text, 2000), ephemeral=not public)
 
     @app_commands.command(name="help", description=_desc("help.description"))

@@ -248,6 +248,17 @@ def search_cards(cards: list[tuple[str, str]], question: str) -> tuple[str, str]
 def answer(game: str, topic: str | None, locale: str) -> str:
     """What /rules says: the list of sections, the game's options, a section or card by name, else the
     sections (or card) that best match the question, else that nothing matched."""
+    return lookup(game, topic, locale) or not_found(game, topic or "", locale)
+
+
+def not_found(game: str, topic: str, locale: str) -> str:
+    from bot.games import presenter
+
+    return i18n.t("rules.not_found", locale, topic=i18n.echo(topic), game=presenter(game).title(locale))
+
+
+def lookup(game: str, topic: str | None, locale: str) -> str | None:
+    """`answer`, or None where nothing matched."""
     from bot.games import presenter
 
     shown = presenter(game)
@@ -272,7 +283,7 @@ def answer(game: str, topic: str | None, locale: str) -> str:
     if card is not None:
         return f"**{title} — {card[0]}**\n{card[1]}"
     if not hits:
-        return i18n.t("rules.not_found", locale, topic=i18n.echo(topic), game=title)
+        return None
     best = hits[0][1]
     lines = [
         i18n.t("rules.best_match", locale, topic=i18n.echo(topic)),

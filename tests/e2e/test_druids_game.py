@@ -158,6 +158,11 @@ async def test_rules_lookup_in_the_readers_language(tmp_path):
         answer = await h.slash(bob, h.games, "rules", {"game": "druids", "topic": "scoring"})
         assert answer.message.audience.kind == "ephemeral"
         assert "마지막 추종자" in answer.message.text
+        missed = await h.slash(alice, h.games, "rules", {"game": "druids", "topic": "zzqx", "public": True})
+        assert (
+            missed.message.audience.kind == "ephemeral"
+            and "Nothing in the Druids rules" in missed.message.text
+        )
         public = await h.slash(alice, h.games, "rules", {"game": "druids", "topic": "end", "public": True})
         assert public.message.audience.kind == "public" and "highest mover" in public.message.text
         missing = await h.slash(alice, h.games, "rules", {"game": "druids", "topic": "chess openings"})
