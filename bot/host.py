@@ -355,6 +355,7 @@ class GameHost:
         table = await self.service.get(game_id)
         if table.version != version or not table.record.undo_request:
             raise ServiceError("stale_plain")
+        asker = table.user_at(table.record.undo_request["seat"])
         table, outcome = await self.service.answer_undo(game_id, interaction.user.id, approve)
         locale = table.record.locale
         seat = table.seat_of(interaction.user.id)
@@ -373,8 +374,15 @@ class GameHost:
             )
             return
         if outcome == "refused":
-            text = i18n.t("game.undo_refused", locale, name=table.names[seat] if seat is not None else "?")
-            await interaction.response.edit_message(content=text, view=None)
+            name = table.names[seat] if seat is not None else "?"
+            await interaction.response.edit_message(
+                content=i18n.t("game.undo_refused", locale, name=name), view=None
+            )
+            # The asker is told with a ping (an edit notifies nobody), unless they asked for none here or at all.
+            muted = any(s.user_id == asker and not s.pings for s in table.seats)
+            if asker and not muted and (await self.service.ping_preferences([asker]))[asker] != "none":
+                told = i18n.t("game.undo_refused_asker", locale, mention=f"<@{asker}>", name=name)
+                await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions(users=True))
             return
         try:
             await interaction.response.edit_message(content=self._undone_text(table, locale), view=None)

@@ -85,6 +85,30 @@ async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
         assert [(v.status, v.code) for v in h.sb.violations] == []
 
 
+async def test_a_refused_undo_is_told_to_its_asker_with_a_ping(tmp_path):
+    """A review's asker never learnt the answer: the refusal only edited the request (an edit notifies nobody)
+    and their own answer still said "Asked to take back…"."""
+    async with harness(tmp_path) as h:
+        alice, bob = h.users["alice"], h.users["bob"]
+        game_id = await started(h, ["alice", "bob"])
+        while (await h.table(game_id)).state["phase"] != "refill":
+            await move_by_command(h, game_id)
+        table = await h.table(game_id)
+        thread = h.thread(table)
+        draw = table.engine.legal_actions(table.state, 0).index({"type": "draw_gem"})
+        await h.slash(alice, thread, "play move", {"action": f"{h.token(table, alice)}:{draw}"})
+        await h.slash(alice, thread, "play undo")
+        request = [m for m in h.sb.messages(thread) if "undo:no" in str(m.interactive())][-1]
+        version = (await h.table(game_id)).version
+        refused = await h.click(bob, request, f"undo:no:{game_id}:{version}")
+        assert request.text == "↩️ Bob refused the undo; the move stands." and not request.interactive()
+        told = refused.messages[-1]
+        assert told.audience.kind == "public" and told.pinged_ids == [alice.id]
+        assert told.text == f"↩️ <@{alice.id}>, Bob refused your undo: your move stands."
+        assert (await h.table(game_id)).version == version  # nothing taken back
+        assert h.sb.violations == []
+
+
 async def test_bots_fill_seats_and_a_game_runs_to_the_end(tmp_path, database_url):
     """Played on every supported database."""
     async with harness(tmp_path, database_url) as h:
