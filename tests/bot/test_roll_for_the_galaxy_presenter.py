@@ -265,6 +265,8 @@ def test_every_error_code_the_engine_raises_has_a_text(game):
         "players": 7,
         "min": 2,
         "max": 5,
+        "low": 0,
+        "high": 9,
     }
     for code in codes:
         for locale in LOCALES:
