@@ -359,18 +359,19 @@ class GameHost:
         table, outcome = await self.service.answer_undo(game_id, interaction.user.id, approve)
         locale = table.record.locale
         seat = table.seat_of(interaction.user.id)
-        if outcome == "waiting":
+        if outcome == "waiting":  # the request shows who approved and whom it still waits for
             request = table.record.undo_request or {}
+            approved = request.get("approvals", [])
             missing = [
-                s.display_name
+                s
                 for s in table.seats
-                if s.seat != request.get("seat")
-                and not s.is_bot
-                and s.seat not in request.get("approvals", [])
+                if s.seat != request.get("seat") and not s.is_bot and s.seat not in approved
             ]
-            await interaction.response.send_message(
-                i18n.t("game.undo_waiting", i18n.norm(str(interaction.locale)), names=missing),
-                ephemeral=True,
+            text = self._undo_asked_text(table, locale, ", ".join(f"<@{s.user_id}>" for s in missing))
+            names = [table.names[s] for s in approved]
+            await interaction.response.edit_message(
+                content=f"{text}\n{i18n.t('game.undo_approved_by', locale, names=names)}",
+                allowed_mentions=discord.AllowedMentions.none(),
             )
             return
         if outcome == "refused":

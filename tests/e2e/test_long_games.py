@@ -212,8 +212,12 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
             "↩️ Asked to take back: Alice draws a gem. Every other player must approve"
         )
         version = (await h.table(game_id)).version
-        waiting = await h.click(bob, request, f"undo:yes:{game_id}:{version}")
-        assert waiting.message.audience.user_id == bob.id
+        await h.click(bob, request, f"undo:yes:{game_id}:{version}")
+        # the request itself shows who approved and whom it still waits for (a review saw no approvals on it)
+        assert (
+            request.text.endswith(f"must approve: <@{dave.id}>.\n✅ Approved by Bob.")
+            and request.interactive()
+        )
         pings = sum(alice.id in m.pinged_ids for m in h.sb.messages(thread))
         done = await h.click(dave, request, f"undo:yes:{game_id}:{version}")
         assert not done.message.interactive()
