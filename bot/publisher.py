@@ -486,7 +486,10 @@ class Publisher:
         told_before = record.shown_version if since is None else since  # no `since`: the notes not yet shown
         until = table.version if notes_until is None else notes_until
         notes = sorted(  # a note from before notes had versions is new
-            (note.get("v", table.version) - (note["key"] in HEADING_NOTES) / 2, self.note_text(table, note))
+            (
+                note.get("v", table.version) - (0.5 if note["key"] in HEADING_NOTES else 0),
+                self.note_text(table, note),
+            )
             for note in record.notes or []
             if told_before < note.get("v", table.version) <= until
         )

@@ -597,11 +597,7 @@ class GameService:
                 seat = next((s for s in record.seats if s.user_id == user_id), None)
                 if seat is None:
                     raise ServiceError("not_in_lobby")
-                record.seats.remove(seat)
-                await session.flush()
-                for number, remaining in enumerate(sorted(record.seats, key=lambda s: s.seat)):
-                    remaining.seat = number
-                await self._touch(session, record)
+                await self._unseat(session, record, seat)
             return await self.get(game_id)
 
     async def start(self, game_id: int, user_id: int) -> Table:
@@ -931,12 +927,16 @@ class GameService:
                 bots = [s for s in record.seats if s.user_id is None]
                 if not bots:
                     raise ServiceError("no_bot_to_remove")
-                record.seats.remove(max(bots, key=lambda s: s.seat))
-                await session.flush()
-                for number, remaining in enumerate(sorted(record.seats, key=lambda s: s.seat)):
-                    remaining.seat = number
-                await self._touch(session, record)
+                await self._unseat(session, record, max(bots, key=lambda s: s.seat))
             return await self.get(game_id)
+
+    async def _unseat(self, session: AsyncSession, record: Game, seat: Seat) -> None:
+        """A lobby's seat given up; the seats after it move up, so seats stay numbered from 0 without gaps."""
+        record.seats.remove(seat)
+        await session.flush()
+        for number, remaining in enumerate(sorted(record.seats, key=lambda s: s.seat)):
+            remaining.seat = number
+        await self._touch(session, record)
 
     async def hand_to_bot(self, game_id: int, seat: int, name: str, voted_out: bool = False) -> Table:
         """A player leaves a running game (or is voted out): the built-in player takes the seat and all it owns."""

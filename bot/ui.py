@@ -60,12 +60,18 @@ async def reply(interaction: discord.Interaction, **message: Any) -> None:
         await interaction.response.send_message(**message, ephemeral=True)
 
 
+async def _in_time(interaction: discord.Interaction, making: Awaitable[T]) -> asyncio.Future[T]:
+    """`making` under way, waited for until ANSWER_WITHIN after Discord sent the interaction (or until done)."""
+    made = asyncio.ensure_future(making)
+    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
+    await asyncio.wait({made}, timeout=max(ANSWER_WITHIN - waited, 0))
+    return made
+
+
 async def update_soon(interaction: discord.Interaction, making: Awaitable[dict[str, Any]]) -> None:
     """A click's new look for the message it was made on, when making it waits on the database: as the
-    acknowledgement when ready within ANSWER_WITHIN of the click, else as an edit after acknowledging it."""
-    update = asyncio.ensure_future(making)
-    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    await asyncio.wait({update}, timeout=max(ANSWER_WITHIN - waited, 0))
+    acknowledgement when ready in time (see `_in_time`), else as an edit after acknowledging it."""
+    update = await _in_time(interaction, making)
     if not update.done():
         await interaction.response.defer()
         await interaction.edit_original_response(**await update)
@@ -79,14 +85,12 @@ async def answer_soon(
     public: bool = False,
     shown: Callable[[T], dict[str, Any]] | None = None,
 ) -> T:
-    """An answer that waits on the database (or on Discord): sent as the acknowledgement when it is ready within
-    ANSWER_WITHIN of the interaction's sending (one call to Discord), else after acknowledging it, so a busy
-    moment delays the answer but never loses it. `making` gives the message's parts, or what `shown` makes them
-    from (which is returned); a refusal it raises is answered by the caller's error handler, before or after the
-    acknowledgement (publicly, after a public one)."""
-    answer = asyncio.ensure_future(making)
-    waited = (discord.utils.utcnow() - interaction.created_at).total_seconds()
-    await asyncio.wait({answer}, timeout=max(ANSWER_WITHIN - waited, 0))
+    """An answer that waits on the database (or on Discord): sent as the acknowledgement when it is ready in time
+    (see `_in_time`: one call to Discord), else after acknowledging it, so a busy moment delays the answer but
+    never loses it. `making` gives the message's parts, or what `shown` makes them from (which is returned); a
+    refusal it raises is answered by the caller's error handler, before or after the acknowledgement (publicly,
+    after a public one)."""
+    answer = await _in_time(interaction, making)
     send = interaction.response.send_message
     if not answer.done():
         await interaction.response.defer(ephemeral=not public, thinking=True)
