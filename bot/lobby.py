@@ -131,6 +131,16 @@ class Lobby:
     async def lobby_action(self, interaction: discord.Interaction, action: str, game_id: int) -> None:
         if action == "start":
             await self.start(interaction, game_id)
+        elif action == "abandon":
+            # the publisher closes the lobby message and tells whoever had joined, even after a crash here
+            await interaction.response.defer()
+            table = await self.service.abandon(
+                game_id,
+                interaction.user.id,
+                is_manager=is_manager(interaction),
+                by=interaction.user.display_name,
+            )
+            await self.host.publisher.publish(table.id)
         else:
             await update_soon(interaction, self._changed_lobby(interaction, action, game_id))
 
@@ -151,15 +161,6 @@ class Lobby:
             table = await self.service.leave(game_id, user.id)
         elif action == "nobot":
             table = await self.service.remove_bot(game_id, user.id)
-        elif action == "abandon":
-            table = await self.service.abandon(
-                game_id, user.id, is_manager=is_manager(interaction), by=user.display_name
-            )
-            locale = table.record.locale
-            text = i18n.t(
-                "lobby.abandoned", locale, game=table.title(locale), id=table.id, user=user.display_name
-            )
-            return {"content": text, "view": None}
         else:
             raise ServiceError("unknown_action")
         return {"content": lobby_text(table), "view": lobby_view(table, table.record.locale)}
@@ -214,9 +215,16 @@ class Lobby:
         text = i18n.t("game.abandoned", locale, user=user.display_name)
         try:
             # the confirmation says it is done and loses its button; the players are told by the game's last
-            # board, a new message (a second one saying the same was one too many, a review found)
+            # board, a new message (a second one saying the same was one too many, a review found), or of a
+            # lobby by its own message and a note to whoever had joined
             if confirmed:
                 await interaction.response.edit_message(content=text, view=None)
+            elif table.state is None:
+                locale = i18n.norm(str(interaction.locale))
+                done = i18n.t(
+                    "lobby.abandoned", locale, game=table.title(locale), id=table.id, user=user.display_name
+                )
+                await interaction.response.send_message(done, ephemeral=True)
             else:
                 await interaction.response.send_message(text, allowed_mentions=discord.AllowedMentions.none())
         finally:  # what is committed is shown even if this answer fails
@@ -245,6 +253,17 @@ def lobby_text(table: Table) -> str:
         full = len(table.seats) >= engine.max_players
         lines.append(i18n.t("lobby.hint_full" if full else "lobby.hint", locale))
     return "\n".join(lines)
+
+
+def closed_lobby_text(table: Table) -> str:
+    """A lobby that will never start: who was in it, and why it closed (abandoned, and by whom, or expired)."""
+    locale = table.record.locale
+    abandoned = table.abandoned_by()
+    if abandoned is not None:
+        why = i18n.t("lobby.abandoned", locale, game=table.title(locale), id=table.id, user=abandoned["user"])
+    else:
+        why = i18n.t("game.lobby_expired", locale)
+    return f"{lobby_text(table)}\n\n{why}"
 
 
 def parse_options(text: str | None, locale: str) -> dict[str, str]:

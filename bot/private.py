@@ -174,11 +174,11 @@ class PrivateMessages:
             return []
         locales = await self.reader_locales([s.user_id for s in seats], table.record.locale)
         game = presenter(table.engine.name)
-        abandoned = [n["params"] for n in table.record.notes or [] if n["key"] == "game.abandoned"]
+        abandoned = table.abandoned_by()
         for row in seats:
             locale = locales[row.user_id]
             # an abandoned game says so and by whom: "is over" read like a game played to its end
-            key, by = ("game.dm_abandoned", abandoned[-1]["user"]) if abandoned else ("game.dm_ended", "")
+            key, by = ("game.dm_abandoned", abandoned["user"]) if abandoned else ("game.dm_ended", "")
             text = i18n.t(key, locale, game=game.title(locale), id=table.id, link=self._link(table), user=by)
             message = self.client.get_partial_messageable(row.dm_channel_id).get_partial_message(
                 row.dm_message_id

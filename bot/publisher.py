@@ -24,15 +24,13 @@ import discord
 from bot import i18n
 from bot.drawing import draw_results
 from bot.games import presenter
-from bot.lobby import lobby_text
+from bot.lobby import closed_lobby_text, lobby_text
 from bot.private import PrivateMessages, version_mark
 from bot.recent import MoveEvents
 from bot.service import (
     ABANDONED,
     ACTIVE,
-    EXPIRED,
     FINISHED,
-    LOBBY,
     GameService,
     PrivateMessage,
     ServiceError,
@@ -245,7 +243,7 @@ class Publisher:
     async def _show(self, table: Table) -> None:
         record = table.record
         sent: list[PrivateMessage] = []
-        if record.status in (LOBBY, EXPIRED):
+        if table.state is None:  # a lobby: open, expired, or abandoned before it started
             await self._show_lobby(table)
         else:
             if record.thread_id is None:
@@ -268,16 +266,25 @@ class Publisher:
         self.unsure.discard(table.id)
 
     async def _show_lobby(self, table: Table) -> None:
+        """The lobby message says why a lobby closed; the people who had joined an abandoned one are told on a new
+        message (an edit notifies nobody, and a review's joiners went on waiting for a game that would never
+        start)."""
         record = table.record
-        if not record.lobby_message_id:
-            return
-        text = lobby_text(table)
-        if record.status == EXPIRED:
-            text = f"{text}\n\n{i18n.t('game.lobby_expired', record.locale)}"
-        message = self.client.get_partial_messageable(record.channel_id).get_partial_message(
-            record.lobby_message_id
-        )
-        await _unless_gone(message.edit(content=clip(text), view=None))
+        channel = self.client.get_partial_messageable(record.channel_id)
+        if record.lobby_message_id:
+            message = channel.get_partial_message(record.lobby_message_id)
+            await _unless_gone(message.edit(content=clip(closed_lobby_text(table)), view=None))
+        if record.status == ABANDONED and (pinged := await self._pinged(table, set())):
+            text = i18n.t(
+                "lobby.abandoned_told",
+                record.locale,
+                mentions=" ".join(f"<@{u}>" for u in pinged),
+                game=table.title(record.locale),
+                id=table.id,
+                user=(table.abandoned_by() or {}).get("user", ""),
+            )
+            mentions = discord.AllowedMentions(users=[discord.Object(u) for u in pinged])
+            await channel.send(clip(text), allowed_mentions=mentions)
 
     async def _open_thread(self, table: Table) -> None:
         """The game's own thread, from its lobby message; the channel itself when threads are off or not allowed."""
@@ -439,7 +446,7 @@ class Publisher:
         """Who the board mentions: people newly to act (unless they turned pings off), everyone at the end (a
         game abandoned too: a new board, so that its players learn that it is over) but those who muted it."""
         if table.status in ENDED:
-            by = {n["params"].get("by_id") for n in table.record.notes or [] if n["key"] == "game.abandoned"}
+            by = {(table.abandoned_by() or {}).get("by_id")}
             players = [s.user_id for s in table.seats if s.user_id and s.user_id not in by and s.pings]
             followers = [
                 u for u in await self.service.spectators(table.id) if u not in players and u not in by

@@ -248,6 +248,12 @@ class Table:
         """The person holding `seat`, or None when the built-in player holds it."""
         return next(s.user_id for s in self.record.seats if s.seat == seat)
 
+    def abandoned_by(self) -> dict[str, Any] | None:
+        """Who abandoned the game, from its note: {"user": their name, "by_id": their id}; None if nobody did."""
+        return next(
+            (n["params"] for n in reversed(self.record.notes or []) if n["key"] == "game.abandoned"), None
+        )
+
     def title(self, locale: str) -> str:
         """The game's name in `locale` (from its string file)."""
         return presenter(self.engine.name).title(locale)
@@ -636,12 +642,11 @@ class GameService:
                     raise ServiceError("game_not_running")
                 if record.host_id != user_id and not is_manager:
                     raise ServiceError("only_host_abandons")
-                publish = record.status == ACTIVE  # a lobby's message is the interaction's own to edit
                 record.status = ABANDONED
                 record.finished_at = self.clock()
                 record.version += 1
                 note = ("game.abandoned", {"user": by, "by_id": user_id})  # who abandoned it is not pinged
-                await self._touch(session, record, publish=publish, note=note)
+                await self._touch(session, record, publish=True, note=note)
             return await self.get(game_id)
 
     async def set_messages(self, game_id: int, **message_ids: int | None) -> None:

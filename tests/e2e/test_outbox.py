@@ -196,6 +196,40 @@ async def test_abandoning_a_running_game_is_confirmed_first_and_its_players_are_
         assert h.sb.violations == []
 
 
+async def test_an_abandoned_lobby_closes_its_message_and_tells_whoever_had_joined(tmp_path):
+    """By /play abandon or by the lobby's button: its message loses its buttons and says why; those who had joined
+    are pinged once on a new message (an edit notifies nobody); the abandoner is not, nor is anyone when nobody
+    else had joined."""
+    async with harness(tmp_path) as h:
+        alice, bob = h.users["alice"], h.users["bob"]
+
+        async def lobby(joined: bool):
+            message = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
+            game_id = int(message.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+            if joined:
+                await h.click(bob, message, f"lobby:join:{game_id}")
+            return message, game_id
+
+        by_command, first = await lobby(joined=True)
+        answer = await h.slash(alice, h.games, "play abandon", {"game": first})
+        assert answer.message.audience.user_id == alice.id
+        by_button, second = await lobby(joined=True)
+        await h.click(alice, by_button, f"lobby:abandon:{second}")
+        alone, third = await lobby(joined=False)
+        await h.click(alice, alone, f"lobby:abandon:{third}")
+
+        for message, game_id in ((by_command, first), (by_button, second), (alone, third)):
+            assert (await h.table(game_id)).status == "abandoned"
+            assert message.buttons() == []
+            assert message.text.endswith(f"Druids #{game_id} was abandoned by Alice.")
+        told = [m for m in h.sb.messages(h.games) if m.pinged_ids]
+        assert [(m.pinged_ids, m.text.split(":")[0]) for m in told] == [
+            ([bob.id], f"<@{bob.id}> Druids #{first} won't start"),
+            ([bob.id], f"<@{bob.id}> Druids #{second} won't start"),
+        ]
+        assert h.sb.violations == []
+
+
 async def test_a_failed_board_edit_and_lobby_edit_are_retried(tmp_path):
     """The other publishing paths: editing the board (a move within a turn) and the lobby message at the start."""
     async with harness(tmp_path) as h:
