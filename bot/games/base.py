@@ -306,11 +306,12 @@ class GamePresenter:
             while len(told) > 1 and not (told[-2].get("private") or told[-1].get("private")):
                 if (one := self.joined(told[-2], told[-1])) is None:
                     break
-                told[-2:] = [one]
+                told[-2:] = [one] if one else []
         return told
 
     def joined(self, before: Event, event: Event) -> Event | None:
-        """The public happenings `before` and then `event` told as one, or None when they are told apart."""
+        """The public happenings `before` and then `event` told as one, {} when `event` undid `before`, or None
+        when they are told apart."""
         return None
 
     def event_text(self, event: Event, names: list[str], view: View, locale: str) -> str | None:

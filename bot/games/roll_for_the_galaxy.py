@@ -195,10 +195,16 @@ class RollForTheGalaxyPresenter(GamePresenter):
         """One line for what a player did one step at a time: dice recruited (with the fall back to the credit
         floor if it follows), explorers stocked (with the credits they brought) or sent scouting (with the tiles
         drawn), a good shipped with what it brought; one line for everyone who got ready in a row; a phase in which
-        nothing was told named in the next one's line; a run of tiles discarded."""
+        nothing was told named in the next one's line; a run of tiles discarded. A ready taken back is not told at
+        all (a review's board filled with a player's ready, not ready, ready)."""
         seat, kind, was = event.get("seat"), event["type"], before["type"]
-        if kind == "PlayerReady" and was in ("PlayerReady", "PlayersReady"):
-            return {"type": "PlayersReady", "ready": [*before.get("ready", [before.get("seat")]), seat]}
+        if was in ("PlayerReady", "PlayersReady"):
+            ready = before.get("ready", [before.get("seat")])
+            if kind == "PlayerReady":
+                return {"type": "PlayersReady", "ready": [*ready, seat]}
+            if kind == "PlayerUnready" and seat in ready:
+                still = [s for s in ready if s != seat]
+                return {"type": "PlayersReady", "ready": still} if len(still) > 1 else _ready(still)
         if before.get("seat") != seat:
             return None
         if kind == "PhaseStarted" and was == "PhaseStarted":  # nothing was told in the earlier phase: say so
@@ -737,6 +743,11 @@ def _recruits(event: Event) -> Event:
         "colors": [event["color"]],
         "credits": event["credits"],
     }
+
+
+def _ready(seats: list[int]) -> Event:
+    """One player ready, or nothing to tell."""
+    return {"type": "PlayerReady", "seat": seats[0]} if seats else {}
 
 
 def _longer(run: Event, more: Event) -> Event:

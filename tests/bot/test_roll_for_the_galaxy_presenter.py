@@ -536,3 +536,22 @@ def test_a_phase_in_which_nothing_was_told_is_named_and_everyone_ready_has_an_ho
     ]
     assert told["ko"][0] == "Alice님, Bob님이 준비를 마쳤습니다."
     assert all(len(lines) == 2 for lines in told.values())
+
+
+@pytest.mark.parametrize(
+    "moves,lines",
+    [
+        ([("ready", 0), ("unready", 0)], []),
+        ([("ready", 0), ("unready", 0), ("ready", 0)], ["Alice is ready."]),
+        ([("ready", 0), ("ready", 1), ("unready", 0)], ["Bob is ready."]),
+        ([("ready", 0), ("ready", 1), ("ready", 2), ("unready", 1)], ["Alice and Carol are ready."]),
+        ([("unready", 2)], ["Carol is no longer ready."]),  # the ready it takes back was told earlier
+    ],
+)
+def test_a_ready_taken_back_is_not_told(moves, lines):
+    """A review's board filled with one player's "is ready", "is no longer ready", "is ready" lines."""
+    game = presenter("roll_for_the_galaxy")
+    kinds = {"ready": "PlayerReady", "unready": "PlayerUnready"}
+    events = [{"type": kinds[kind], "seat": seat} for kind, seat in moves]
+    view = game.engine.view(game.engine.new_game(3, game.engine.validate_options({}), 1), None)
+    assert [game.event_text(e, NAMES[:3], view, "en") for e in game.condensed(events)] == lines
