@@ -133,6 +133,11 @@ _PAIRS = {
     "(으)로": ("으로", "로"),
 }
 _DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8, "8": 8, "9": 0}
+# A Latin word (a player's name, mostly) as Korean says it: a vowel, or s, z, f, v, d, h, r, w or x at the end
+# gives no final (Emma 에마, James 제임스, Peter 피터); l, m, n and ng give one (Carol 캐럴, Sam 샘, Erin 에린,
+# Young 영), and so does a silent e after them (Michelle 미셸, Jane 제인). Others (Bob 밥 but Mark 마크) can't
+# be told, so both forms stay.
+_LATIN_FINAL = dict.fromkeys("aeiouyszfvdhrwx", 0) | {"l": 8, "m": 16, "n": 4}
 
 
 def _final(text: str) -> int | None:
@@ -141,12 +146,23 @@ def _final(text: str) -> int | None:
     if i >= 0 and text[i] == ")":  # skip a trailing "(13)" and read the word before it
         start = text.rfind("(", 0, i)
         i = start - 1 if start > 0 else i
+        while i >= 0 and text[i] == " ":
+            i -= 1
     if i < 0:
         return None
     ch = text[i]
     if "가" <= ch <= "힣":
         return (ord(ch) - 0xAC00) % 28
-    return _DIGIT_FINAL.get(ch)
+    if ch in _DIGIT_FINAL:
+        return _DIGIT_FINAL[ch]
+    word = text[max(0, i - 2) : i + 1].lower()
+    if not word[-1:].isascii() or not word[-1:].isalpha():
+        return None
+    if word.endswith("ng"):
+        return 21
+    if word[-1] == "e" and len(word) > 1 and word[-2] in "lmn":
+        return _LATIN_FINAL[word[-2]]
+    return _LATIN_FINAL.get(word[-1])
 
 
 def korean_particles(text: str) -> str:

@@ -155,12 +155,17 @@ def test_the_font_draws_every_character_we_show():
 
 def test_korean_particles_follow_the_word_before_them_in_every_string():
     """Strings write a particle both ways ("을(를)"); the one the word before it takes is kept, in any game's
-    strings and the host's, and both stay where the word cannot tell (a Latin name)."""
+    strings and the host's, a Latin name's as Korean says it, and both stay where the word cannot tell ("Bob"
+    is 밥 but "Mark" 마크)."""
     assert i18n.t("game.following", "ko", game="드루이드", id=3).startswith("드루이드 #3을 관전합니다")
     assert i18n.t("game.following", "ko", game="드루이드", id=2).startswith("드루이드 #2를 관전합니다")
     assert (
-        i18n.korean_particles("봇 2이(가) 루비 7을(를) 숲(으)로 Emma이(가)")
-        == "봇 2가 루비 7을 숲으로 Emma이(가)"
+        i18n.korean_particles("봇 2이(가) 루비 7을(를) 숲(으)로 Emma이(가) 룬 (13)은(는)")
+        == "봇 2가 루비 7을 숲으로 Emma가 룬 (13)은"
+    )
+    latin = "Emma이(가) James을(를) Carol(으)로 Sam(으)로 Young와(과) Michelle은(는) Jane이(가) Bob을(를)"
+    assert (
+        i18n.korean_particles(latin) == "Emma가 James를 Carol로 Sam으로 Young과 Michelle은 Jane이 Bob을(를)"
     )
 
 
