@@ -138,16 +138,15 @@ _DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8
 # Young 영), and so does a silent e after them (Michelle 미셸, Jane 제인). Others (Bob 밥 but Mark 마크) can't
 # be told, so both forms stay.
 _LATIN_FINAL = dict.fromkeys("aeiouyszfvdhrwx", 0) | {"l": 8, "m": 16, "n": 4}
+_QUOTES = "*`”’\"'"
+_MARKS = re.compile(r"\([^()]*\)[*`”’\"']*$")
 
 
 def _final(text: str) -> int | None:
     """The final consonant of the word just before a particle (0: none); None when it can't be told."""
+    # The word read is the one inside bold, code or quotes (**시작**을, “시작”을) and before a trailing "(13)".
+    text = _MARKS.sub("", text.rstrip(_QUOTES)).rstrip(_QUOTES)
     i = len(text) - 1
-    if i >= 0 and text[i] == ")":  # skip a trailing "(13)" and read the word before it
-        start = text.rfind("(", 0, i)
-        i = start - 1 if start > 0 else i
-        while i >= 0 and text[i] == " ":
-            i -= 1
     if i < 0:
         return None
     ch = text[i]

@@ -160,8 +160,11 @@ def test_korean_particles_follow_the_word_before_them_in_every_string():
     assert i18n.t("game.following", "ko", game="드루이드", id=3).startswith("드루이드 #3을 관전합니다")
     assert i18n.t("game.following", "ko", game="드루이드", id=2).startswith("드루이드 #2를 관전합니다")
     assert (
-        i18n.korean_particles("봇 2이(가) 루비 7을(를) 숲(으)로 Emma이(가) 룬 (13)은(는)")
-        == "봇 2가 루비 7을 숲으로 Emma가 룬 (13)은"
+        i18n.korean_particles("봇 2이(가) 루비 7을(를) 숲(으)로 Emma이(가) 룬(13)은(는)")
+        == "봇 2가 루비 7을 숲으로 Emma가 룬(13)은"
+    )
+    assert i18n.korean_particles("**진행**을(를) “하지 않기”을(를) `봇 1`이(가) **봇**(쉬움)을(를)") == (
+        "**진행**을 “하지 않기”를 `봇 1`이 **봇**(쉬움)을"
     )
     latin = "Emma이(가) James을(를) Carol(으)로 Sam(으)로 Young와(과) Michelle은(는) Jane이(가) Bob을(를)"
     assert (
