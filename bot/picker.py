@@ -330,8 +330,9 @@ class Picker:
         actions = choices(table, seat)
         offers = await self.offered(table, seat, actions) if actions else None
         step = _clicked(table, seat, offers, token, path_text) if offers is not None else None
-        if step is None:
-            await self._restart(interaction, table, seat, locale, i18n.t("error.stale", locale))
+        if step is None:  # the current choice follows; with nothing to choose, whom the game waits for
+            stale = i18n.t("error.stale" if actions else "error.stale_plain", locale)
+            await self._restart(interaction, table, seat, locale, stale)
             return
         if isinstance(step, Prompt):
             content, view = await self.message(table, seat, decode_path(path_text), locale, [])

@@ -202,3 +202,20 @@ async def test_a_picker_answered_after_the_game_moved_on_shows_the_picture_of_no
         assert "out of date" in picker.text
         assert [a.filename for a in picker.attachments] == ["private.png"]
         assert picker.attachments[0].data == now
+
+
+async def test_a_stale_click_with_nothing_left_to_choose_says_whom_the_game_waits_for(tmp_path):
+    """A review's player clicked an old picker after their turn had ended and read "Here is the current choice."
+    with no choice after it: with nothing to choose, the answer says whom the game waits for instead."""
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        game_id = await h.start_game("druids")
+        table = await h.table(game_id)
+        assert table.to_act() == [0]
+        old = (await h.click(alice, h.board_message(table), f"table:turn:{game_id}")).message
+        while (await h.table(game_id)).to_act() == [0]:
+            now = await h.table(game_id)
+            await h.play_through_chooser(alice, game_id, choices(now, 0)[0])
+        await click_first_choice(h, alice, old)
+        assert "out of date" in old.text and "Here is the current choice" not in old.text, old.text
+        assert "Bob" in old.text and old.buttons() == []
