@@ -62,7 +62,11 @@ def t(key: str, locale: str | None, **params: Any) -> str:
         entry = entry.get(plural_category(locale, count)) or entry["other"]
     if params:
         lists = {k: _joined(v, k, entry, locale) for k, v in params.items() if isinstance(v, list | tuple)}
-        text = entry.format(**{**params, **lists})
+        # "24 h", never "24.0 h"
+        numbers = {
+            k: int(v) if v.is_integer() else round(v, 2) for k, v in params.items() if isinstance(v, float)
+        }
+        text = entry.format(**{**params, **lists, **numbers})
     else:
         text = entry
     if locale == "ko" and "(" in text:

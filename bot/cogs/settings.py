@@ -11,6 +11,8 @@ from bot.cogs.play import _desc
 from bot.service import BOT_LEVELS
 from bot.ui import answer_soon
 
+LANGUAGE_NAMES = {"en": "English", "ko": "한국어", "es": "Español"}  # each in its own words
+
 
 class SettingsCog(commands.Cog):
     def __init__(self, bot) -> None:
@@ -34,10 +36,7 @@ class SettingsCog(commands.Cog):
         deadline_level=_desc("option.deadline_level"),
     )
     @app_commands.choices(
-        locale=[
-            app_commands.Choice(name=n, value=v)
-            for n, v in (("English", "en"), ("한국어", "ko"), ("Español", "es"))
-        ],
+        locale=[app_commands.Choice(name=n, value=v) for v, n in LANGUAGE_NAMES.items()],
         deadline_level=[
             app_commands.Choice(name=_desc(f"bot_level.{level}"), value=level) for level in BOT_LEVELS
         ],
@@ -107,7 +106,7 @@ class SettingsCog(commands.Cog):
         text = i18n.t(
             "settings.show",
             reader,
-            language=current.locale or i18n.t("settings.server_language", reader),
+            language=LANGUAGE_NAMES.get(current.locale or "") or i18n.t("settings.server_language", reader),
             threads="✅" if current.use_threads else "❌",
             after=current.remind_after_hours,
             every=current.remind_every_hours,

@@ -386,3 +386,7 @@ async def test_settings_say_what_language_public_posts_use_when_none_is_chosen(t
     async with harness(tmp_path) as h:
         shown = await h.slash(h.users["erin"], h.games, "settings")
         assert "Language of public posts: the server's own Discord language" in shown.message.text
+        # A language chosen is named in its own words, and hours are whole (a review read "ko" and "24.0시간").
+        chosen = await h.slash(h.users["erin"], h.games, "settings", {"locale": "ko"})
+        assert "Language of public posts: 한국어" in chosen.message.text
+        assert "Reminders: after 24 h, every 24 h" in chosen.message.text and ".0" not in chosen.message.text
