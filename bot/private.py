@@ -109,7 +109,7 @@ class PrivateMessages:
                     row.dm_message_id
                 )
                 try:
-                    view = dm_view(table, locale) if acting else None
+                    view = dm_view(table, row.seat, locale) if acting else None
                     await message.edit(content=text + mark, attachments=[file], view=view)
                     return row.seat, row.dm_channel_id, row.dm_message_id, digest
                 except discord.NotFound:  # they deleted it: a new one below
@@ -118,7 +118,7 @@ class PrivateMessages:
                 text = self._your_move_text(table, row.seat, locale)
             else:
                 text = i18n.t("game.dm_hand", locale, game=title, id=table.id)
-            view = dm_view(table, locale) if their_turn else discord.utils.MISSING
+            view = dm_view(table, row.seat, locale) if their_turn else discord.utils.MISSING
             # only a "your move" is worth a notification; a DM of one's view alone arrives silently
             channel, message = await self._send_dm(
                 row, text + mark, file, view, version_mark(table), unsure, silent or not their_turn

@@ -335,9 +335,12 @@ def board_view(
     return view
 
 
-def dm_view(table: Table, locale: str) -> discord.ui.View:
+def dm_view(table: Table, seat: int, locale: str) -> discord.ui.View:
+    """A "your move" DM's button: it opens the picker, for a turn or for a chance to react in another's."""
+    assert table.state is not None
+    reacting = seat in table.engine.reaction_seats(table.state)
     view = Components()
-    view.add_item(turn_button(table.id, i18n.t("game.take_turn", locale)))
+    view.add_item(turn_button(table.id, i18n.t("game.react" if reacting else "game.take_turn", locale)))
     return view
 
 

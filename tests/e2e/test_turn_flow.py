@@ -60,8 +60,10 @@ async def test_a_reaction_window_closes_when_the_offered_seat_answers(tmp_path, 
         board = h.board_message(table)
         assert "Waiting for Bob to react (up to 10 min)" in board.text
         assert board.pinged_ids == []  # a chance to react is never announced in public
+        # its button says what it is for (a review's player was offered "내 차례 진행" in another's turn)
         assert any(
-            "대응할 수 있습니다" in m.text and m.component(f"table:turn:{game_id}") for m in h.sb.dms(bob)
+            "대응할 수 있습니다" in m.text and m.component(f"table:turn:{game_id}")["label"] == "대응하기"
+            for m in h.sb.dms(bob)
         )
         assert not any("Your move" in m.text for m in h.sb.dms(alice))
         dms = [m.id for m in h.sb.dms(alice)]
@@ -79,7 +81,10 @@ async def test_a_reaction_window_closes_when_the_offered_seat_answers(tmp_path, 
             assert [m.id for m in h.sb.dms(alice)] == dms  # her DM is edited, which notifies nobody
         else:
             assert newest.pinged_ids == [alice.id]
-            assert any("Your move" in m.text for m in h.sb.dms(alice))
+            assert any(
+                "Your move" in m.text and m.component(f"table:turn:{game_id}")["label"] == "Take my turn"
+                for m in h.sb.dms(alice)
+            )
 
 
 async def test_a_hard_built_in_player_from_the_lobby_thinks_off_the_event_loop(tmp_path):
