@@ -112,7 +112,7 @@ def test_a_bandits_buttons_show_its_strength_against_yours_and_its_price():
     state, _ = _meets(["warrior", "troll"], "bandit", gold=2)
     labels = _labels(state, 0)
     assert "Fight (Strength 4 against your 4)" in labels and "Pay it off (1 gold)" in labels
-    assert "싸우기 (힘 4 대 내 4)" in _labels(state, 0, "ko") and "돈으로 무마 (금화 1)" in _labels(
+    assert "싸우기 (상대 힘 4, 내 힘 4)" in _labels(state, 0, "ko") and "돈으로 무마 (금화 1)" in _labels(
         state, 0, "ko"
     )
     assert _facts(state, 0)[0].startswith("The Bandit: Strength 4; yours in this battle: 4.")
