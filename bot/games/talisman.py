@@ -12,7 +12,7 @@ from typing import Any
 
 from bot import i18n
 from bot.chooser import JOIN, joint_values
-from bot.games.base import GamePresenter
+from bot.games.base import ARROW, GamePresenter
 from engines.base import Action, Event, View
 from engines.talisman.data import (
     ADVENTURE,
@@ -71,6 +71,14 @@ class TalismanPresenter(GamePresenter):
     render_table_fn = talisman_render.render_table
     render_private_fn = talisman_render.render_private
     private_shows_fn = talisman_render.private_shows
+
+    def label_text(
+        self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str, with_types: bool
+    ) -> str:
+        # A move keeps the roll it uses: "Keep the roll → " on every move of a step (a review's phone wrapped
+        # each button in lines) said nothing the re-roll beside them does not.
+        label = super().label_text(key, value, chosen, view, locale, with_types)
+        return label.removeprefix(self.t("type.accept_roll", locale) + ARROW)
 
     # --- names of things ------------------------------------------------------------------------------------
 

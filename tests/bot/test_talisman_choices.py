@@ -301,6 +301,14 @@ def test_a_move_to_the_portal_kept_with_the_roll_names_the_portal_too():
     labels = GAME.value_labels(step.key, step.values, step.chosen, ENGINE.view(state, 0), "en")
     assert any("Portal of Power (25), to open it" in label for label in labels), labels
     assert not any("Plain of Peril" in label for label in labels), labels
+    # A move keeps the roll it uses, beside the re-roll: not "Keep the roll → " on every move (a review's
+    # phone wrapped each button in lines).
+    assert any(label.startswith("Move · ") for label in labels) and any(
+        "Re-roll" in label for label in labels
+    )
+    assert not any("Keep the roll" in label for label in labels), labels
+    korean = GAME.value_labels(step.key, step.values, step.chosen, ENGINE.view(state, 0), "ko")
+    assert not any("받아들이기" in label for label in korean), korean
 
 
 def test_a_move_over_the_bridge_to_the_portal_says_the_sentinel_is_fought_on_the_way():
@@ -447,7 +455,7 @@ def test_a_re_roll_reads_as_one_in_a_menu_too():
         labels = [GAME.label_text(step.key, v, step.chosen, view, "en", with_types) for v in step.values]
         assert "Re-roll the die (2) · 1 fate" in labels, labels
     labels = GAME.value_labels(step.key, step.values, step.chosen, view, "en")
-    assert any(label.startswith("Keep the roll → ") for label in labels), labels
+    assert any(label.startswith("Move · ") for label in labels), labels
 
 
 def test_a_card_found_says_what_it_does_before_it_is_taken():
