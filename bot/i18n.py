@@ -168,6 +168,16 @@ def _final(text: str) -> int | None:
     return _LATIN_FINAL.get(word[-1])
 
 
+def korean_self(text: str, name: str) -> str:
+    """A player's own move told to them in Korean: "지영님이 이동합니다" read to 지영 honours herself, so the
+    subject goes (Korean leaves it out) and the rest of her name becomes "나": 내, 나를, 나에게, 나와."""
+    own = rf"(?<!\w){re.escape(name)}님"
+    text = re.sub(own + r"[이은] ", "", text)
+    for particle, me in (("의 ", "내 "), (" ", "내 "), ("을", "나를"), ("에게", "나에게"), ("과", "나와")):
+        text = re.sub(own + particle, me, text)
+    return text
+
+
 def korean_particles(text: str) -> str:
     """'봇 1을(를)' -> '봇 1을': each particle written both ways keeps the one the word before it takes."""
     out: list[str] = []

@@ -172,6 +172,14 @@ def test_korean_particles_follow_the_word_before_them_in_every_string():
     )
 
 
+def test_a_players_own_move_told_to_them_in_korean_does_not_honour_them():
+    told = "완료: 지영님이 물병을 뽑습니다. 박지영님이 웃습니다. 봇 1님이 지영님을 공격합니다. 지영님의 차례."
+    assert (
+        i18n.korean_self(told, "지영")
+        == "완료: 물병을 뽑습니다. 박지영님이 웃습니다. 봇 1님이 나를 공격합니다. 내 차례."
+    )
+
+
 def test_a_list_of_names_takes_the_honorific_on_each_name_in_korean():
     """Korean honours every name ("Tom님, Lee님을"), not only the last; other languages join with commas."""
     assert (

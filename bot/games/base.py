@@ -250,12 +250,13 @@ class GamePresenter:
         else:  # what the move showed the mover alone, or else what was chosen (a roll kept shows nothing)
             done = private[:1] or [chosen]
         told = " ".join(text for text in done if text)
-        return "\n".join(
+        text = "\n".join(
             [
                 prefix + (told or i18n.t("chooser.done_quietly", locale)),
                 *(t for t in private if t not in done),
             ]
         )
+        return i18n.korean_self(text, names[seat]) if i18n.norm(locale) == "ko" else text
 
     def move_summary(self, events: list[Event], names: list[str], view: View, locale: str, seat: int) -> str:
         """The same, for others (a move played on a deadline, by the built-in player): what the seat did, from

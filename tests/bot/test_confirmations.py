@@ -60,6 +60,8 @@ def _check_event_texts(game, seat, events, view, locale, text):
         if game.private_twins.get(event["type"]) in told_privately:
             event = next(e for e in events if e["type"] == game.private_twins[event["type"]])
         said = game.event_text(event, NAMES, view, locale)
+        if said and locale == "ko":  # told to the mover, in Korean without honouring themselves
+            said = i18n.korean_self(said, NAMES[seat])
         if said:
             assert said in text, (event, said, text)
 
@@ -128,6 +130,8 @@ def test_confirmations_tell_the_committed_events(engine_name):
                 text = game.confirmation(events, NAMES, view, locale, seat)
                 assert text.startswith(i18n.t("chooser.done", locale, action="")), text
                 _check_event_texts(game, seat, events, view, locale, text)
+                # "완료: Ana님이 이동합니다" read by Ana honoured herself (a review)
+                assert locale != "ko" or f"{NAMES[seat]}님" not in text, text
             for event in events:
                 if engine_name == "talisman" and event["type"] == "DiceRolled" and event["seat"] == seat:
                     text = game.confirmation(events, NAMES, view, "en", seat)
