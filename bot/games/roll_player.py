@@ -187,7 +187,12 @@ class RollPlayerPresenter(GamePresenter):
             return self.t("card_price", locale, card=name, gold=gold)
         me = view["seats"][seat]
         sources = [
-            f"−{amount} {self.card_name(weapon, locale) if weapon else self.class_name(me['class'], locale)}"
+            self.t(
+                "price_cut",
+                locale,
+                amount=amount,
+                source=self.card_name(weapon, locale) if weapon else self.class_name(me["class"], locale),
+            )
             for weapon, amount in cuts
         ]
         return self.t("card_price_cut", locale, card=name, gold=gold, cuts=", ".join(sources))

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from bot import chooser, i18n
@@ -635,6 +637,9 @@ def test_roll_player_a_lowered_price_says_what_lowered_it():
             assert game.class_name(me["class"], "en") in label or any(
                 game.card_name(w, "en") in label for w in me["cards"]["weapon"]
             ), label
+            # in Korean the source comes first: "(소서러 할인 -1)", not "(−1 소서러)" (a review)
+            korean = game.value_label("card", action["card"], {"type": "buy_card"}, view, "ko")
+            assert re.search(r"\(\S[^()]* 할인 -\d\)", korean), korean
             return
     raise AssertionError("no card was offered below its price")
 
