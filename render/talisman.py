@@ -103,6 +103,7 @@ SPACE_PAD = 2  # letters of a space's name keep this far from its sides
 NAME_TOP = 3  # and this far below its top
 TOKEN_BAND = 2 * TOKEN_R + 6  # the strip at the bottom of a space where figures and cards stand
 NUMBER_INK = (205, 205, 195)  # a space's number, in its bottom corner: quieter than its name
+NUMBER_PAD = 5  # from the number to its space's right edge
 ROW_STEP = 2 * TOKEN_R + 4  # from one row of figures to the one above it, in a crowded space
 
 
@@ -280,8 +281,15 @@ def _empty_board(locale: str) -> Image.Image:
             y += _line_height(size)
         # the number the choices and the story give it ("Hills (28)"): several spaces share a name
         if index != CROWN:
-            paste_text(image, (right - 5, bottom - 4), str(index + 1), SMALL, NUMBER_INK, False, "rd")
+            paste_text(
+                image, (right - NUMBER_PAD, bottom - 4), str(index + 1), SMALL, NUMBER_INK, False, "rd"
+            )
     return image
+
+
+def _number_width(index: int) -> int:
+    """How far a space's number reaches in from its right edge (none for the Crown)."""
+    return 0 if index == CROWN else NUMBER_PAD + int(font(SMALL).getlength(str(index + 1)))
 
 
 def _draw_board(image: Image.Image, view: dict[str, Any], locale: str) -> None:
@@ -308,6 +316,9 @@ def _draw_board(image: Image.Image, view: dict[str, Any], locale: str) -> None:
         if not items:
             continue
         left, _, right, _ = _cell(index)
+        # The row keeps clear of the space's number, which the choices name (a review's board showed 33 as "3"
+        # under a token): a crowded space takes its second row sooner, over its name, which the number tells too.
+        right -= _number_width(index)
         room = right - left - 8
         rows = [items] if len(items) <= 1 or (room - 2 * TOKEN_R) / (len(items) - 1) >= 22 else None
         if rows is None:  # two rows, the second above the first

@@ -240,3 +240,31 @@ def test_a_characters_trophies_are_on_the_table(monkeypatch):
     at = texts.index("Trophies")
     assert texts[at + 1 : at + 5] == ["Str", "6", "Craft", "3"], texts[at : at + 5]
     assert texts.count("Trophies") == 1  # Ana has none
+
+
+def test_figures_and_cards_never_cover_a_spaces_number():
+    """The choices name spaces by number ("Fields (18)"): a review's board showed 33 as "3" under a token and 18 as
+    "8" under a gold tile. However crowded a space, the pixels of its number are the empty board's."""
+    import render.talisman as drawn
+
+    _, _, views = played("talisman", 4, seed=3, moves=40)
+    view = copy.deepcopy(views[-1])
+    chars = [ch for ch in view["chars"] if ch is not None]
+    card = next(cards[0] for cards in view["board"].values() if cards)
+    crowded = [17, 32, 6, 44]  # an outer, a middle and an inner space, and an outer corner
+    for n, index in enumerate(crowded):
+        view["board"][str(index)] = [card]
+        view["gold"][str(index)] = 1 + n
+        for ch in chars[: 1 + n % 3]:
+            ch["space"], ch["dead"] = index, False
+        chars = chars[1:] + chars[:1]
+    empty = drawn._empty_board("ko")
+    board = empty.copy()
+    drawn._draw_board(board, view, "ko")
+    face = font(drawn.SMALL)
+    for index in crowded:
+        _, _, right, bottom = drawn._cell(index)
+        x, y = right - drawn.NUMBER_PAD, bottom - 4
+        left, top, end, low = face.getbbox(str(index + 1), anchor="rd")
+        box = (x + left, y + top, x + end, y + low)
+        assert board.crop(box).tobytes() == empty.crop(box).tobytes(), index + 1
