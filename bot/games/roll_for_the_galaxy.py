@@ -172,6 +172,20 @@ class RollForTheGalaxyPresenter(GamePresenter):
         world = self.side_name(D.TILE_SIDES[others[0]]["world"], locale)
         return self.t("start_pair", locale, dev=dev, world=world)
 
+    def label_text(
+        self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str, with_types: bool
+    ) -> str:
+        # A die moved in the assignment, said as the sentence it is ("Choose Develop with a Home die (in
+        # Explore)"): its parts in a row ("Choose a phase · Home die · in Explore · Develop") read as a code to a
+        # review's Korean players.
+        params = joint_values(key, value)
+        action = {k: v for k, v in {**chosen, **params}.items() if v is not None}
+        said = _SENTENCES.get(action.get("type"))
+        whole = said and said <= action.keys() and action.keys() <= said | {"type", "color2"}
+        if with_types and "type" in params and whole:  # the step asks the move itself, not one of its parts
+            return self.single_action_text(action, view, locale)
+        return super().label_text(key, value, chosen, view, locale, with_types)
+
     def single_action_text(self, action: Action, view: View, locale: str) -> str:
         kind = action["type"]
         params = {k: self.value_label(k, v, action, view, locale) for k, v in action.items() if k != "type"}
@@ -743,6 +757,14 @@ def _recruits(event: Event) -> Event:
         "colors": [event["color"]],
         "credits": event["credits"],
     }
+
+
+# The assignment's moves of a die whose label is their sentence, with what each sentence names.
+_SENTENCES = {
+    "choose_phase": {"phase", "color", "from"},
+    "dictate": {"color", "from"},
+    "reassign": {"power", "color", "from", "to"},
+}
 
 
 def _ready(seats: list[int]) -> Event:

@@ -555,3 +555,25 @@ def test_a_ready_taken_back_is_not_told(moves, lines):
     events = [{"type": kinds[kind], "seat": seat} for kind, seat in moves]
     view = game.engine.view(game.engine.new_game(3, game.engine.validate_options({}), 1), None)
     assert [game.event_text(e, NAMES[:3], view, "en") for e in game.condensed(events)] == lines
+
+
+def test_a_die_moved_in_the_assignment_is_labelled_with_its_sentence():
+    """ "단계 선택 · 본성 주사위 · 탐험에서 · 개발" read as a code to a review's Korean players: a die's move is
+    labelled as the sentence it is, in every language."""
+    from bot.chooser import narrow, picker_actions
+
+    game = presenter("roll_for_the_galaxy")
+    engine = game.engine
+    state = engine.new_game(2, engine.validate_options({}), 5)
+    for seat in engine.to_act(state):  # the two tiles chosen: the assignment begins
+        state, _ = engine.apply(state, seat, engine.legal_actions(state, seat)[0])
+    step = narrow(picker_actions(engine, state, 0), [])
+    assert step.key == "type+color+from+phase"
+    view = engine.view(state, 0)
+    labels = {
+        locale: game.value_labels(step.key, step.values, step.chosen, view, locale) for locale in LOCALES
+    }
+    assert "Choose Develop with a Home die (from Explore)" in labels["en"], labels["en"]
+    assert "본성 주사위로 개발 선택 (탐험에서)" in labels["ko"], labels["ko"]
+    for locale, said in labels.items():
+        assert len(set(said)) == len(said) and not any(" · " in label for label in said), (locale, said)
