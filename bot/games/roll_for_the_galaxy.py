@@ -175,9 +175,9 @@ class RollForTheGalaxyPresenter(GamePresenter):
     def label_text(
         self, key: str, value: Any, chosen: dict[str, Any], view: View, locale: str, with_types: bool
     ) -> str:
-        # A die moved in the assignment, said as the sentence it is ("Choose Develop with a Home die (in
-        # Explore)"): its parts in a row ("Choose a phase · Home die · in Explore · Develop") read as a code to a
-        # review's Korean players.
+        # A die moved in the assignment, said as the sentence it is ("Choose Develop with a Home die (from
+        # Explore)"): its parts in a row ("Choose a phase · Home die · from Explore · Develop") read as a code to
+        # a review's Korean players.
         params = joint_values(key, value)
         action = {k: v for k, v in {**chosen, **params}.items() if v is not None}
         said = _SENTENCES.get(action.get("type"))
