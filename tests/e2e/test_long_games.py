@@ -50,7 +50,7 @@ async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
             "play timers",
             {"remind_after": 6.0, "remind_every": 6.0, "remind_max": 2, "deadline": 30.0},
         )
-        assert "6.0" in shown.message.text and "30.0" in shown.message.text
+        assert "reminder after 6 h, then every 6 h, at most 2; deadline: 30 h." in shown.message.text
         refused = await h.slash(bob, thread, "play timers", {"deadline": 1.0})
         assert "Only the host" in refused.message.text or "방장" in refused.message.text
 
@@ -297,7 +297,7 @@ async def test_settings_pings_and_refusals(tmp_path):
     async with harness(tmp_path) as h:
         alice, erin = h.users["alice"], h.users["erin"]
         saved = await h.slash(erin, h.games, "settings", {"locale": "ko", "deadline": 48.0})
-        assert "Saved" in saved.message.text and "48.0" in saved.message.text
+        assert "Saved" in saved.message.text and "Deadline: 48 h" in saved.message.text
         assert "games already under way keep theirs" in saved.message.text
         game_id = await started(h, ["alice", "bob"])
         table = await h.table(game_id)
