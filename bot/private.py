@@ -53,8 +53,12 @@ class PrivateMessages:
         seat's message failed, those that went out are noted here before the failure is raised)."""
         game = presenter(table.engine.name)
         seats = [s for s in table.seats if s.user_id is not None and not s.dms_closed]
-        if not game.has_private:
-            seats = [s for s in seats if s.seat in told]
+        if not game.has_private:  # a DM is only "your move": sent when told, edited once it no longer is
+            seats = [
+                s
+                for s in seats
+                if s.seat in told or (s.dm_message_id and s.dm_view != self._digest(table, s))
+            ]
         locales = await self.reader_locales([s.user_id for s in seats], table.record.locale) if seats else {}
         # A new DM notifies unless the board pinged them for it or they turned every ping off ("none").
         newly = [s.user_id for s in seats if s.seat in told and s.user_id not in pinged]
@@ -82,17 +86,10 @@ class PrivateMessages:
         (seat, channel, message, digest), or None when nothing was sent."""
         game = presenter(table.engine.name)
         locale = locales[row.user_id]
-        digest = None
-        if _has_private_picture(table):
-            # What the message shows: the picture, and whether it says "your move" (its text and button).
-            picture = self.pictures.key(table.engine.name, row.seat, table.view(row.seat), [], "")
-            acting = bytes([row.seat in table.acting])
-            digest = hashlib.blake2b(picture + acting, digest_size=16).hexdigest()
+        digest = self._digest(table, row)
         if not their_turn and digest == row.dm_view:
             return None  # nothing new for them: no picture is drawn either
         png = await self.private_png(table, row.seat, locale)
-        if png is None:
-            digest = None
         title = game.title(locale)
         mark = f"\n-# {version_mark(table)}"
         file = png_file(png, "private.png") if png else discord.utils.MISSING
@@ -104,24 +101,26 @@ class PrivateMessages:
                 if acting:
                     text = self._your_move_text(table, row.seat, locale)
                 else:
-                    text = i18n.t("game.dm_hand", locale, game=title, id=table.id)
+                    text = self._not_your_move_text(table, title, locale)
                 message = self.client.get_partial_messageable(row.dm_channel_id).get_partial_message(
                     row.dm_message_id
                 )
                 try:
                     view = dm_view(table, row.seat, locale) if acting else None
-                    await message.edit(content=text + mark, attachments=[file], view=view)
+                    await message.edit(content=text + mark, attachments=[file] if png else [], view=view)
                     return row.seat, row.dm_channel_id, row.dm_message_id, digest
                 except discord.NotFound:  # they deleted it: a new one below
                     pass
             if their_turn:
                 text = self._your_move_text(table, row.seat, locale)
             else:
-                text = i18n.t("game.dm_hand", locale, game=title, id=table.id)
+                text = self._not_your_move_text(table, title, locale)
             view = dm_view(table, row.seat, locale) if their_turn else discord.utils.MISSING
-            # only a "your move" is worth a notification; a DM of one's view alone arrives silently
+            # only a "your move" is worth a notification, and not in a game they muted; a DM of one's view alone
+            # arrives silently
+            quiet = silent or not their_turn or not row.pings
             channel, message = await self._send_dm(
-                row, text + mark, file, view, version_mark(table), unsure, silent or not their_turn
+                row, text + mark, file, view, version_mark(table), unsure, quiet
             )
             if row.dm_message_id and row.dm_message_id != message.id:
                 await self._retire(row, table)
@@ -217,6 +216,19 @@ class PrivateMessages:
     @staticmethod
     def _link(table: Table) -> str:
         return f"https://discord.com/channels/{table.record.guild_id or '@me'}/{table.record.thread_id}"
+
+    def _digest(self, table: Table, row: Any) -> str:
+        """What a seat's DM shows: its private picture, if the game has one, and whether it says "your move"."""
+        picture = b""
+        if _has_private_picture(table):
+            picture = self.pictures.key(table.engine.name, row.seat, table.view(row.seat), [], "")
+        return hashlib.blake2b(picture + bytes([row.seat in table.acting]), digest_size=16).hexdigest()
+
+    @staticmethod
+    def _not_your_move_text(table: Table, title: str, locale: str) -> str:
+        """A DM once it is not the seat's move: its private view, or, in a game without one, just that."""
+        key = "game.dm_hand" if _has_private_picture(table) else "game.dm_waiting"
+        return i18n.t(key, locale, game=title, id=table.id)
 
     def _your_move_text(self, table: Table, seat: int, locale: str) -> str:
         title = table.title(locale)

@@ -334,6 +334,37 @@ async def test_settings_pings_and_refusals(tmp_path):
         assert h.sb.violations == []
 
 
+async def test_a_dm_without_a_picture_stops_saying_your_move_and_a_muted_game_never_notifies(tmp_path):
+    """Roll Player has no private picture, so a DM is only "your move": a review found it still saying so, with
+    its button, after the turn had passed, and muting the game (`/play pings`) broke the DM's edit altogether
+    (publishing failed) and let a new "your move" DM notify."""
+    async with harness(tmp_path) as h:
+        alice, dave = h.users["alice"], h.users["dave"]
+        game_id = await h.start_game("roll_player", ("alice", "dave"))
+        table = await h.table(game_id)
+        had_dm = bool(h.sb.dms(alice))
+        await h.slash(alice, h.thread(table), "play pings", {"on": False})
+        seen = {0: False, 1: False}  # each seat seen acting and then not
+        for _ in range(60):
+            table = await h.table(game_id)
+            assert table.record.shown_version == table.version  # every change published
+            for seat, user in ((0, alice), (1, dave)):
+                dms = h.sb.dms(user)
+                if seat in table.to_act() or not dms:
+                    continue
+                last = dms[-1]
+                assert "Your move" not in last.text and last.buttons() == [], last.text
+                assert "nothing for you to do until your next move" in last.text
+                seen[seat] = True
+            if all(seen.values()) or table.status != "active":
+                break
+            await move_by_command(h, game_id)
+        assert all(seen.values()), seen
+        # the muted game's "your move" never set off a notification: sent silently, or her old DM edited
+        assert all(m.silent for m in h.sb.dms(alice)[1 if had_dm else 0 :])
+        assert h.sb.violations == []
+
+
 async def test_housekeeping_and_server_policies(tmp_path):
     async with harness(tmp_path) as h:
         bob, erin = h.users["bob"], h.users["erin"]
