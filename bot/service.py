@@ -1288,6 +1288,26 @@ class GameService:
             # Their games' reminders and deadlines start or stop: look at those games on the next tick.
             games = select(Seat.game_id).where(Seat.user_id == user_id)
             await self._look_again(session, Game.id.in_(games) & (Game.status == ACTIVE))
+            if not on:
+                await self._wait_anew(session, user_id)
+
+    async def _wait_anew(self, session: AsyncSession, user_id: int) -> None:
+        """Back from a vacation, each wait on the user starts again, reminders and all: a deadline that ran out
+        meanwhile would hand their turn to the built-in player at once (a review's player was welcomed back and
+        lost the turn 5 s later). A wait is the game's, so others waited on with them get the time too."""
+        seats = await session.execute(
+            select(Game.id, Seat.seat, Game.acting)
+            .join(Seat, Seat.game_id == Game.id)
+            .where(Seat.user_id == user_id, Game.status == ACTIVE)
+        )
+        waiting = {game_id for game_id, seat, acting in seats if str(seat) in (acting or {})}
+        if waiting:  # their rows are locked already (_look_again)
+            await session.execute(update(Game).where(Game.id.in_(waiting)).values(waiting_since=self.clock()))
+            await session.execute(
+                update(Seat)
+                .where(Seat.game_id.in_(waiting), Seat.user_id == user_id)
+                .values(reminders_sent=0)
+            )
 
     async def _look_again(self, session: AsyncSession, where: Any) -> None:
         """The clock looks at these games on its next tick. Their rows are locked in the order of their ids

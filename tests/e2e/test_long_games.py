@@ -78,10 +78,23 @@ async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
         assert moves[-1].user_id == 0
         assert h.board_message(after).id != h.board_message(table).id or after.to_act() == table.to_act()
         # A vacation pauses deadlines.
-        await h.slash(h.users[["alice", "bob"][after.to_act()[0]]], thread, "play vacation", {"on": True})
+        away = h.users[["alice", "bob"][after.to_act()[0]]]
+        await h.slash(away, thread, "play vacation", {"on": True})
         h.clock.advance(100)
         await h.tick()
         assert (await h.table(game_id)).version == after.version
+        # Back, the wait starts again: not a deadline 100 h past, handing the turn at once to the built-in
+        # player (a review's player was welcomed back and lost the turn 5 s later), and reminders anew.
+        await h.slash(away, thread, "play vacation", {"on": False})
+        await h.tick()
+        assert (await h.table(game_id)).version == after.version
+        reminded = len([m for m in h.sb.messages(thread) if "⏰" in m.text])
+        h.clock.advance(6.5)
+        await h.tick()
+        assert len([m for m in h.sb.messages(thread) if "⏰" in m.text]) == reminded + 1
+        h.clock.advance(24)
+        await h.tick()
+        assert (await h.table(game_id)).version > after.version  # its 30 h ran out
         assert [(v.status, v.code) for v in h.sb.violations] == []
 
 
