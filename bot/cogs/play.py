@@ -11,7 +11,7 @@ from discord.ext import commands
 
 from bot import i18n
 from bot.games import presenter, presenters
-from bot.lobby import parse_options
+from bot.lobby import Refusal, parse_options
 from bot.picker import CHOICE_NAME_MAX, NOTHING_TO_DO
 from bot.service import ACTIVE, BOT_LEVELS, FINISHED, LOBBY, PING_LEVELS, ServiceError
 from bot.ui import answer_soon, turns_view
@@ -376,7 +376,7 @@ class PlayCog(commands.Cog):
             if v is not None
         }
         if deadline is not None:
-            changes["deadline_hours"] = deadline or None
+            changes["deadline_hours"] = deadline_hours(deadline, i18n.norm(str(interaction.locale)))
         await answer_soon(interaction, self._timers(interaction, game, changes))
 
     async def _timers(self, interaction: discord.Interaction, game: int | None, changes: dict) -> dict:
@@ -476,3 +476,15 @@ class PlayCog(commands.Cog):
     kick.autocomplete("game")(_game_autocomplete)
     sub.autocomplete("game")(_game_autocomplete)
     timers.autocomplete("game")(_game_autocomplete)
+
+
+MIN_DEADLINE_HOURS = (
+    0.25  # as soon as a first reminder may come: a review's 0.0001 h handed turns over at once
+)
+
+
+def deadline_hours(value: float, locale: str) -> float | None:
+    """A deadline option's hours: 0 for none, else at least MIN_DEADLINE_HOURS."""
+    if 0 < value < MIN_DEADLINE_HOURS:
+        raise Refusal(i18n.t("error.deadline_too_short", locale, min=MIN_DEADLINE_HOURS))
+    return value or None

@@ -7,7 +7,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot import i18n
-from bot.cogs.play import _desc
+from bot.cogs.play import _desc, deadline_hours
 from bot.service import BOT_LEVELS
 from bot.ui import answer_soon
 
@@ -78,7 +78,7 @@ class SettingsCog(commands.Cog):
             if value is not None:
                 changes[name] = value
         if deadline is not None:
-            changes["deadline_hours"] = deadline or None
+            changes["deadline_hours"] = deadline_hours(deadline, i18n.norm(str(interaction.locale)))
         if deadline_level is not None:
             changes["deadline_level"] = deadline_level.value
         if host_role is not None:

@@ -53,6 +53,12 @@ async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
         assert "reminder after 6 h, then every 6 h, at most 2; deadline: 30 h." in shown.message.text
         refused = await h.slash(bob, thread, "play timers", {"deadline": 1.0})
         assert "Only the host" in refused.message.text or "방장" in refused.message.text
+        # A deadline of a moment handed a review's turns to the built-in player at once: 15 min is the least.
+        for command, user in (("play timers", alice), ("settings", h.users["erin"])):
+            tiny = await h.slash(user, thread, command, {"deadline": 0.0001})
+            assert tiny.message.audience.kind == "ephemeral"
+            assert "A deadline is at least 0.25 h (15 min); 0 means no deadline." in tiny.message.text
+        assert (await h.table(game_id)).record.deadline_hours == 30.0
 
         h.clock.advance(5)
         await h.tick()
