@@ -98,6 +98,11 @@ async def test_deadline_moves_for_the_absent_player_unless_on_vacation(service, 
     clock.advance(2)
     assert (await service.due(clock())).deadlines == []
     await service.set_vacation(100, False)
+    # back, the wait starts again: the 48 h from now, not a deadline already past
+    assert (await service.due(clock())).deadlines == []
+    clock.advance(47)
+    assert (await service.due(clock())).deadlines == []
+    clock.advance(1.5)
     due = await service.due(clock())
     assert [(t.id, seat) for t, seat in due.deadlines] == [(table.id, 0)]
     result = await service.act_on_deadline(table.id, 0)
