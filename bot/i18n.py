@@ -142,30 +142,26 @@ _DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8
 # Young 영), and so does a silent e after them (Michelle 미셸, Jane 제인). Others (Bob 밥 but Mark 마크) can't
 # be told, so both forms stay.
 _LATIN_FINAL = dict.fromkeys("aeiouyszfvdhrwx", 0) | {"l": 8, "m": 16, "n": 4}
-_QUOTES = "*`”’\"'"
-_MARKS = re.compile(r"\([^()]*\)[*`”’\"']*$")
+_QUOTES = "*`”’\"'"  # bold, code and quotes around a word
+_AFTERWORD = re.compile(rf"\([^()]*\)[{re.escape(_QUOTES)}]*$")  # a "(13)" after it
 
 
 def _final(text: str) -> int | None:
     """The final consonant of the word just before a particle (0: none); None when it can't be told."""
     # The word read is the one inside bold, code or quotes (**시작**을, “시작”을) and before a trailing "(13)".
-    text = _MARKS.sub("", text.rstrip(_QUOTES)).rstrip(_QUOTES)
-    i = len(text) - 1
-    if i < 0:
+    word = _AFTERWORD.sub("", text.rstrip(_QUOTES)).rstrip(_QUOTES)[-3:].lower()
+    if not word:
         return None
-    ch = text[i]
+    ch = word[-1]
     if "가" <= ch <= "힣":
         return (ord(ch) - 0xAC00) % 28
     if ch in _DIGIT_FINAL:
         return _DIGIT_FINAL[ch]
-    word = text[max(0, i - 2) : i + 1].lower()
-    if not word[-1:].isascii() or not word[-1:].isalpha():
-        return None
     if word.endswith("ng"):
         return 21
-    if word[-1] == "e" and len(word) > 1 and word[-2] in "lmn":
+    if word[-2:] in ("le", "me", "ne"):
         return _LATIN_FINAL[word[-2]]
-    return _LATIN_FINAL.get(word[-1])
+    return _LATIN_FINAL.get(ch)
 
 
 def korean_self(text: str, name: str) -> str:

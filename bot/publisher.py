@@ -446,11 +446,9 @@ class Publisher:
         """Who the board mentions: people newly to act (unless they turned pings off), everyone at the end (a
         game abandoned too: a new board, so that its players learn that it is over) but those who muted it."""
         if table.status in ENDED:
-            by = {(table.abandoned_by() or {}).get("by_id")}
-            players = [s.user_id for s in table.seats if s.user_id and s.user_id not in by and s.pings]
-            followers = [
-                u for u in await self.service.spectators(table.id) if u not in players and u not in by
-            ]
+            by = (table.abandoned_by() or {}).get("by_id")  # who abandoned it is not pinged
+            players = [s.user_id for s in table.seats if s.user_id and s.user_id != by and s.pings]
+            followers = [u for u in await self.service.spectators(table.id) if u not in players and u != by]
             prefs = await self.service.ping_preferences(players + followers)
             # A follower asked to be pinged at the end, unless they turned every ping off; so are the players of
             # an abandoned game (a review's players were left waiting for moves that would never come), and of

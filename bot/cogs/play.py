@@ -478,9 +478,9 @@ class PlayCog(commands.Cog):
     timers.autocomplete("game")(_game_autocomplete)
 
 
-MIN_DEADLINE_HOURS = (
-    0.25  # as soon as a first reminder may come: a review's 0.0001 h handed turns over at once
-)
+# A deadline is no sooner than a first reminder may come (the reminders' least): a review's 0.0001 h handed
+# turns to the built-in player at once.
+MIN_DEADLINE_HOURS = 0.25
 
 
 def deadline_hours(value: float, locale: str) -> float | None:
