@@ -23,6 +23,7 @@ from bot.ui import dm_view, png_file
 log = logging.getLogger(__name__)
 
 LOOK_BACK = 5
+MISSED_TURN_ROOM = 1200  # characters of a DM for the moves made on a missed deadline (a message holds 2,000)
 
 
 def version_mark(table: Table) -> str:
@@ -92,6 +93,7 @@ class PrivateMessages:
         png = await self.private_png(table, row.seat, locale)
         title = game.title(locale)
         mark = f"\n-# {version_mark(table)}"
+        missed = self._missed_turn(table, row.seat, locale)
         file = png_file(png, "private.png") if png else discord.utils.MISSING
         try:
             if row.dm_message_id and (not their_turn or not row.pings):
@@ -107,7 +109,9 @@ class PrivateMessages:
                 )
                 try:
                     view = dm_view(table, row.seat, locale) if acting else None
-                    await message.edit(content=text + mark, attachments=[file] if png else [], view=view)
+                    await message.edit(
+                        content=missed + text + mark, attachments=[file] if png else [], view=view
+                    )
                     return row.seat, row.dm_channel_id, row.dm_message_id, digest
                 except discord.NotFound:  # they deleted it: a new one below
                     pass
@@ -120,7 +124,7 @@ class PrivateMessages:
             # arrives silently
             quiet = silent or not their_turn or not row.pings
             channel, message = await self._send_dm(
-                row, text + mark, file, view, version_mark(table), unsure, quiet
+                row, missed + text + mark, file, view, version_mark(table), unsure, quiet
             )
             if row.dm_message_id and row.dm_message_id != message.id:
                 await self._retire(row, table)
@@ -223,6 +227,30 @@ class PrivateMessages:
         if _has_private_picture(table):
             picture = self.pictures.key(table.engine.name, row.seat, table.view(row.seat), [], "")
         return hashlib.blake2b(picture + bytes([row.seat in table.acting]), digest_size=16).hexdigest()
+
+    @staticmethod
+    def _missed_turn(table: Table, seat: int, locale: str) -> str:
+        """A line for the seat's DM while the board tells that the built-in player moved for it on a missed
+        deadline: the DM its "your move" came in is where its player looks first, and a review's absent player
+        was never told (an edit notifies nobody, so this costs no alert)."""
+        note = next(
+            (
+                n
+                for n in reversed(table.record.notes or [])
+                if n["key"] == "game.deadline"
+                and n["params"]["seat"] == seat
+                and n.get("v", 0) > (table.record.board_from or 0)
+            ),
+            None,
+        )
+        if note is None or table.state is None:
+            return ""
+        game = presenter(table.engine.name)
+        summary = game.move_summary(note["params"]["events"], table.names, table.view(None), locale, seat)
+        if i18n.norm(locale) == "ko":
+            summary = i18n.korean_self(summary, table.names[seat])
+        key = "game.dm_deadline" if summary else "game.dm_deadline_unseen"
+        return i18n.t(key, locale, action=i18n.clip(summary, MISSED_TURN_ROOM)) + "\n"
 
     @staticmethod
     def _not_your_move_text(table: Table, title: str, locale: str) -> str:

@@ -89,10 +89,15 @@ _SHOWN = _shown_statement()
 def _with_note(
     notes: list[dict[str, Any]] | None, note: tuple[str, dict[str, Any]], version: int, board_from: int | None
 ) -> list[dict[str, Any]]:
-    """The game's notes for the board with `note`, of the change to `version`, added. A note is told by every
-    board that tells its version (publisher.board_content), so it stays until the board after the one that told it
-    is posted; the notes no board tells any longer go now."""
-    kept = [n for n in notes or [] if n.get("v", 0) > (board_from or 0)]
+    """The game's notes for the board with `note`, of the change to `version`, added; a note of the same kind at
+    that version is replaced (a missed turn played over several moves is one note, told at its first). A note is
+    told by every board that tells its version (publisher.board_content), so it stays until the board after the
+    one that told it is posted; the notes no board tells any longer go now."""
+    kept = [
+        n
+        for n in notes or []
+        if n.get("v", 0) > (board_from or 0) and (n["key"], n.get("v")) != (note[0], version)
+    ]
     return [*kept, {"key": note[0], "params": note[1], "v": version}]
 
 
@@ -745,10 +750,12 @@ class GameService:
         extra: dict[str, Any] | None = None,
         note: tuple[str, dict[str, Any]] | None = None,
         chained: bool = False,
+        note_at: int | None = None,
     ) -> Table:
         """Write the new state, guarded by the version we read, and its move-log entry, in one transaction, with
         what Discord must come to show (the outbox) and when the clock must next look at the game; return the
-        table as it now stands (built in memory: no second read)."""
+        table as it now stands (built in memory: no second read). `note_at`: the version the note is told at, if
+        not this move's."""
         now = self.clock()
         outcome = table.engine.outcome(state)
         version = table.version + 1
@@ -762,7 +769,9 @@ class GameService:
             **(extra or {}),
         }
         if note is not None:
-            values["notes"] = _with_note(table.record.notes, note, version, table.record.board_from)
+            values["notes"] = _with_note(
+                table.record.notes, note, note_at or version, table.record.board_from
+            )
         waiting_before = set(table.to_act())
         waiting_after = set(table.engine.to_act(state))
         new_wait = waiting_after != waiting_before
@@ -843,25 +852,43 @@ class GameService:
             return await self._apply_and_commit(table, seat, SYSTEM_USER, action)
 
     async def act_on_deadline(self, game_id: int, seat: int) -> MoveResult:
-        """A missed deadline: pass where the rules allow it, otherwise the built-in player's move."""
+        """A missed deadline: the seat's part of this wait played out, each step its own move (passed where the
+        rules allow it, otherwise the built-in player's), up to when the game waits on others; all of it before
+        anything is shown, so one board and one note tell the whole turn (played a step a tick, a review's board
+        repeated the note over every step, and the next board, from the last step, lost it)."""
         async with self._lock(game_id):
             table = await self.get(game_id)
             if table.status != ACTIVE or table.state is None or seat not in table.to_act():
                 raise ServiceError("stale")
             level = (await self.settings_for(table.record.guild_id)).deadline_level
-            action = table.engine.pass_action(table.state, seat) or await self._bot_choice(table, seat, level)
+            name, waiting, first = table.names[seat], table.to_act(), table.version + 1
             # A reaction nobody took, or a moment with nothing to do but let it pass, is simply passed; a missed
-            # turn is told on the board.
+            # turn is told on the board, by one note over its first move.
             silent = seat in table.engine.reaction_seats(table.state) or only_passing(
                 table.engine, table.state, seat
             )
-            name = table.names[seat]
+            public: list[Event] = []  # what the others saw of the turn so far: the note tells it from these
 
             def told(events: list[Event]) -> tuple[str, dict[str, Any]] | None:
-                public = [e for e in events if "private" not in e]  # the board tells the move from these
-                return None if silent else ("game.deadline", {"name": name, "seat": seat, "events": public})
+                public.extend(e for e in events if "private" not in e)
+                return (
+                    None
+                    if silent
+                    else ("game.deadline", {"name": name, "seat": seat, "events": list(public)})
+                )
 
-            return await self._apply_and_commit(table, seat, SYSTEM_USER, action, note=told)
+            for _ in range(MOST_DEADLINE_STEPS):
+                assert table.state is not None
+                action = table.engine.pass_action(table.state, seat) or await self._bot_choice(
+                    table, seat, level
+                )
+                result = await self._apply_and_commit(
+                    table, seat, SYSTEM_USER, action, note=told, note_at=first
+                )
+                table = result.table
+                if table.status != ACTIVE or table.to_act() != waiting:
+                    break
+            return result
 
     async def act_for_demo(self, game_id: int, pace: timedelta) -> MoveResult:
         """A demo's next move, if it is due by now; the one after it is due `pace` later."""
@@ -894,9 +921,10 @@ class GameService:
         extra: dict[str, Any] | None = None,
         note: Callable[[list[Event]], tuple[str, dict[str, Any]] | None] | None = None,
         chained: bool = False,
+        note_at: int | None = None,
     ) -> MoveResult:
         """Apply and commit one action; `note` makes, from the move's events, what the board should tell of it
-        (recorded in the same commit)."""
+        (recorded in the same commit, told at version `note_at` if not this move's)."""
         assert table.state is not None
         try:
             state, events = table.engine.apply(table.state, seat, action)
@@ -904,7 +932,9 @@ class GameService:
             refusal.engine = table.engine.name
             raise
         told = note(events) if note else None
-        after = await self._commit_move(table, seat, user_id, action, events, state, extra, told, chained)
+        after = await self._commit_move(
+            table, seat, user_id, action, events, state, extra, told, chained, note_at
+        )
         return MoveResult(after, seat, action, events)
 
     async def add_bot(self, game_id: int, user_id: int, name: str, level: str = "easy") -> Table:
@@ -1629,6 +1659,7 @@ def _level(level: str) -> str:
 
 MAX_GAME_ID = 2**31 - 1
 LOCALES_KEPT = 50_000  # users whose stored language this process remembers
+MOST_DEADLINE_STEPS = 100  # a missed turn's moves played at once; a turn has never come near it
 SYSTEM_USER = 0  # the user id logged for moves the host made itself (bots, deadlines)
 UNDO = "undo"
 SETTINGS_COLUMNS = (

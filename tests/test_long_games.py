@@ -8,6 +8,7 @@ from types import SimpleNamespace
 import pytest
 
 from bot.db import make_engine, make_sessionmaker, migrate
+from bot.private import PrivateMessages
 from bot.service import ACTIVE, ARCHIVED, EXPIRED, GameService, ServiceError, only_passing
 from engines.base import IllegalAction
 from tests.lobbies import open_lobby
@@ -106,9 +107,24 @@ async def test_deadline_moves_for_the_absent_player_unless_on_vacation(service, 
     due = await service.due(clock())
     assert [(t.id, seat) for t, seat in due.deadlines] == [(table.id, 0)]
     result = await service.act_on_deadline(table.id, 0)
-    assert result.table.version == table.version + 1
-    moves = await service.moves(table.id)
-    assert moves[-1].user_id == 0 and moves[-1].action in table.engine.legal_actions(table.state, 0)
+    # the whole turn, a move at a time, up to when the game waits on the next player; one note tells it all
+    assert result.table.to_act() == [1]
+    moves = [m for m in await service.moves(table.id) if m.version > table.version]
+    assert len(moves) > 1 and {(m.user_id, m.seat) for m in moves} == {(0, 0)}
+    assert moves[0].action in table.engine.legal_actions(table.state, 0)
+    [note] = [n for n in result.table.record.notes if n["key"] == "game.deadline"]
+    assert note["v"] == table.version + 1 and note["params"]["seat"] == 0
+    assert note["params"]["events"] == [e for m in moves for e in m.events if "private" not in e]
+    # the absent player's DM says it too, in their language (to themselves, without honouring themselves)
+    name = result.table.names[0]
+    english = PrivateMessages._missed_turn(result.table, 0, "en")
+    korean = PrivateMessages._missed_turn(result.table, 0, "ko")
+    assert (
+        english.startswith("⌛ Your deadline passed, so the built-in player moved for you: ")
+        and name in english
+    )
+    assert korean.startswith("⌛ 기한이 지나 봇이 대신 행동했습니다: ") and f"{name}님" not in korean
+    assert PrivateMessages._missed_turn(result.table, 1, "en") == ""
 
 
 async def test_bots_fill_seats_and_play_their_turns(service):
