@@ -197,10 +197,13 @@ class GameHost:
         await self.service.set_ping_preference(user_id, level)
 
     async def set_vacation(self, user_id: int, on: bool) -> None:
-        await self.service.set_vacation(user_id, on)
+        for game_id in await self.service.set_vacation(user_id, on):
+            await self.publisher.publish(game_id)
 
     async def set_game_timers(self, game_id: int, **changes: Any) -> Table:
-        return await self.service.set_game_timers(game_id, **changes)
+        table = await self.service.set_game_timers(game_id, **changes)
+        await self.publisher.publish(game_id)
+        return table
 
     async def settings_for(self, guild_id: int | None) -> Any:
         return await self.service.settings_for(guild_id)

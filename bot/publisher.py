@@ -35,6 +35,7 @@ from bot.service import (
     PrivateMessage,
     ServiceError,
     Table,
+    deadline_at,
     stretch_of,
 )
 from bot.ui import board_view, png_file
@@ -573,7 +574,18 @@ class Publisher:
         mentions = ", ".join(
             f"<@{user}>" if (user := table.user_at(seat)) in pinged else table.names[seat] for seat in people
         )
-        return i18n.t("game.to_act", locale, mentions=mentions, **_names(table))
+        lines = [i18n.t("game.to_act", locale, mentions=mentions, **_names(table))]
+        # With a deadline, when it falls (Discord shows the time in each reader's own words, counting down), and
+        # who is on vacation, for whom it does not.
+        due = deadline_at(table, await self.service.settings_for(table.record.guild_id))
+        if due is not None:
+            away = await self.service.on_vacation(table.users_to_act())
+            if len(away) < len(people):
+                lines.append(i18n.t("game.deadline_at", locale, when=f"<t:{int(due.timestamp())}:R>"))
+            if away:
+                names = [table.names[seat] for seat in people if table.user_at(seat) in away]
+                lines.append(i18n.t("game.away", locale, names=names))
+        return " ".join(lines)
 
     def note_text(self, table: Table, note: dict[str, Any], locale: str | None = None) -> str:
         """A happening the service noted with the change (someone left, a deadline move, …), in words: in the

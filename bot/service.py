@@ -1295,20 +1295,34 @@ class GameService:
             for name, value in values.items():
                 assert name in SETTINGS_COLUMNS, name
                 setattr(found, name, value)
-            # The server's timers changed: its running games are looked at again on the next tick.
+            # The server's timers changed: its running games are looked at again on the next tick, and the boards
+            # of those that follow the server's deadline are shown again (they tell when it falls).
             await self._look_again(session, (Game.guild_id == guild_id) & Game.status.in_(OPEN))
+            if "deadline_hours" in values:
+                following = (
+                    (Game.guild_id == guild_id) & (Game.status == ACTIVE) & Game.deadline_hours.is_(None)
+                )
+                await session.execute(update(Game).where(following).values(publish_at=self.clock()))
         self._settings.pop(guild_id, None)
         return await self.settings_for(guild_id)
 
     async def set_game_timers(self, game_id: int, **values: Any) -> Table:
+        """A game's own timers; its board is shown again (it tells when the deadline falls)."""
         allowed = {"remind_after_hours", "remind_every_hours", "remind_max", "deadline_hours"}
         assert set(values) <= allowed
         async with self.sessions() as session, session.begin():
-            await session.execute(update(Game).where(Game.id == game_id).values(**values))
+            await session.execute(
+                update(Game).where(Game.id == game_id).values(**values, publish_at=self.clock())
+            )
         await self.refresh_due(game_id)
         return await self.get(game_id)
 
-    async def set_vacation(self, user_id: int, on: bool) -> None:
+    async def set_vacation(self, user_id: int, on: bool) -> list[int]:
+        """Away or back; returns the games waiting on the user, whose boards are to be shown again (they say who
+        is away and when the deadline falls). Back, each of those waits starts again, reminders and all: a
+        deadline that ran out meanwhile would hand their turn to the built-in player at once (a review's player
+        was welcomed back and lost the turn 5 s later). A wait is the game's, so others waited on with them get
+        the time too."""
         async with self.sessions() as session, session.begin():
             prefs = await session.get(UserPrefs, user_id)
             if prefs is None:
@@ -1318,26 +1332,23 @@ class GameService:
             # Their games' reminders and deadlines start or stop: look at those games on the next tick.
             games = select(Seat.game_id).where(Seat.user_id == user_id)
             await self._look_again(session, Game.id.in_(games) & (Game.status == ACTIVE))
-            if not on:
-                await self._wait_anew(session, user_id)
-
-    async def _wait_anew(self, session: AsyncSession, user_id: int) -> None:
-        """Back from a vacation, each wait on the user starts again, reminders and all: a deadline that ran out
-        meanwhile would hand their turn to the built-in player at once (a review's player was welcomed back and
-        lost the turn 5 s later). A wait is the game's, so others waited on with them get the time too."""
-        seats = await session.execute(
-            select(Game.id, Seat.seat, Game.acting)
-            .join(Seat, Seat.game_id == Game.id)
-            .where(Seat.user_id == user_id, Game.status == ACTIVE)
-        )
-        waiting = {game_id for game_id, seat, acting in seats if str(seat) in (acting or {})}
-        if waiting:  # their rows are locked already (_look_again)
-            await session.execute(update(Game).where(Game.id.in_(waiting)).values(waiting_since=self.clock()))
-            await session.execute(
-                update(Seat)
-                .where(Seat.game_id.in_(waiting), Seat.user_id == user_id)
-                .values(reminders_sent=0)
+            seats = await session.execute(
+                select(Game.id, Seat.seat, Game.acting)
+                .join(Seat, Seat.game_id == Game.id)
+                .where(Seat.user_id == user_id, Game.status == ACTIVE)
             )
+            waiting = sorted({game_id for game_id, seat, acting in seats if str(seat) in (acting or {})})
+            if waiting:  # their rows are locked already (_look_again)
+                now = self.clock()
+                changes = {"publish_at": now} if on else {"publish_at": now, "waiting_since": now}
+                await session.execute(update(Game).where(Game.id.in_(waiting)).values(**changes))
+                if not on:
+                    await session.execute(
+                        update(Seat)
+                        .where(Seat.game_id.in_(waiting), Seat.user_id == user_id)
+                        .values(reminders_sent=0)
+                    )
+        return waiting
 
     async def _look_again(self, session: AsyncSession, where: Any) -> None:
         """The clock looks at these games on its next tick. Their rows are locked in the order of their ids
@@ -1727,6 +1738,12 @@ def timers(
                 wait_hours = remind_after + row.reminders_sent * remind_every
                 out.append(Timer(since + timedelta(hours=wait_hours), "remind", seat))
     return out
+
+
+def deadline_at(table: Table, settings: GuildSettings) -> datetime | None:
+    """When the built-in player moves for the people this wait is on, if the game has a deadline (unless they are
+    on vacation, which the caller checks)."""
+    return min((t.at for t in timers(table, settings) if t.kind == "deadline"), default=None)
 
 
 def next_due(

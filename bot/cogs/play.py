@@ -13,7 +13,7 @@ from bot import i18n
 from bot.games import presenter, presenters
 from bot.lobby import Refusal, parse_options
 from bot.picker import CHOICE_NAME_MAX, NOTHING_TO_DO
-from bot.service import ACTIVE, BOT_LEVELS, FINISHED, LOBBY, PING_LEVELS, ServiceError
+from bot.service import ACTIVE, BOT_LEVELS, FINISHED, LOBBY, PING_LEVELS, ServiceError, deadline_at
 from bot.ui import answer_soon, turns_view
 
 
@@ -218,12 +218,18 @@ class PlayCog(commands.Cog):
         if interaction.guild_id is not None:
             tables = [t for t in tables if t.record.guild_id == interaction.guild_id]
         lines, waiting = [], []
+        away = bool(await self.host.service.on_vacation([interaction.user.id]))
         for table in tables:
             seat = table.seat_of(interaction.user.id)
             if table.status == LOBBY:
                 state = i18n.t("play.mine.lobby", locale)
             elif seat in table.to_act():
                 state = "**" + i18n.t("play.mine.your_turn", locale) + "**"
+                due = (
+                    None if away else deadline_at(table, await self.host.settings_for(table.record.guild_id))
+                )
+                if due is not None:  # Discord shows it in the reader's words, counting down
+                    state += " " + i18n.t("game.deadline_at", locale, when=f"<t:{int(due.timestamp())}:R>")
                 waiting.append(table)
             else:
                 state = i18n.t("play.mine.waiting", locale)
@@ -239,6 +245,8 @@ class PlayCog(commands.Cog):
                 )
             )
         text = "\n".join(lines) if lines else i18n.t("play.mine.none", locale)
+        if away:
+            text = i18n.t("play.mine.away", locale) + "\n" + text
         view = turns_view(waiting, locale)  # one click on from the list to the move
         return {"content": text[:2000], "view": view or discord.utils.MISSING}
 

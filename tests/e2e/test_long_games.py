@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import json
 import re
+from datetime import timedelta
 
 import pytest
 
 from bot.chooser import split
 from bot.picker import offered
-from bot.service import choices
+from bot.service import as_utc, choices
 from tests.e2e.harness import Harness, harness
 
 pytestmark = pytest.mark.e2e
@@ -59,6 +60,9 @@ async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
             assert tiny.message.audience.kind == "ephemeral"
             assert "A deadline is at least 0.25 h (15 min); 0 means no deadline." in tiny.message.text
         assert (await h.table(game_id)).record.deadline_hours == 30.0
+        # The board, edited, tells when the deadline falls (Discord shows it counting down, in each reader's words).
+        falls = int((as_utc(table.record.waiting_since) + timedelta(hours=30)).timestamp())
+        assert f"Alice — your move in Druids #1. ⌛ Deadline <t:{falls}:R>." in h.board_message(table).text
 
         h.clock.advance(5)
         await h.tick()
@@ -84,9 +88,9 @@ async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
         moves = await h.service.moves(game_id)
         played = [m for m in moves if m.version > table.version]
         assert len(played) > 1 and {m.user_id for m in played} == {0}
-        deadline = [m for m in h.sb.messages(thread) if "⌛" in m.text]
-        assert deadline == [h.board_message(after)] and deadline[0].text.count("⌛") == 1
-        assert "⌛ Alice's deadline passed" in deadline[0].text and f"<@{bob.id}>" in deadline[0].text
+        deadline = [m for m in h.sb.messages(thread) if "deadline passed" in m.text]
+        assert deadline == [h.board_message(after)] and deadline[0].text.count("deadline passed") == 1
+        assert "• ⌛ Alice's deadline passed" in deadline[0].text and f"<@{bob.id}>" in deadline[0].text
         # Alice hears it where her "your move" came: her DM, edited (no new alert).
         [dm] = h.sb.dms(alice)
         assert dm.text.startswith("⌛ Your deadline passed, so the built-in player moved for you: ")
@@ -94,12 +98,23 @@ async def test_reminders_and_deadlines_survive_a_restart(tmp_path):
         # A vacation pauses deadlines.
         away = h.users[["alice", "bob"][after.to_act()[0]]]
         await h.slash(away, thread, "play vacation", {"on": True})
+        # the board says who is away, and no deadline; so does /play mine, to them
+        board = h.board_message(after).text
+        assert f"🏖️ On vacation, so no deadline or reminders until back: {after.names[1]}." in board
+        assert "Deadline" not in board
+        mine = (await h.slash(away, h.games, "play mine")).message.text
+        assert mine.startswith("🏖️ 휴가 중입니다.") and "기한:" not in mine
         h.clock.advance(100)
         await h.tick()
         assert (await h.table(game_id)).version == after.version
         # Back, the wait starts again: not a deadline 100 h past, handing the turn at once to the built-in
         # player (a review's player was welcomed back and lost the turn 5 s later), and reminders anew.
         await h.slash(away, thread, "play vacation", {"on": False})
+        falls = int((h.clock() + timedelta(hours=30)).timestamp())
+        assert f"⌛ Deadline <t:{falls}:R>." in h.board_message(after).text
+        assert "🏖️" not in h.board_message(after).text
+        mine = (await h.slash(away, h.games, "play mine")).message.text
+        assert f"⌛ 기한: <t:{falls}:R>." in mine and "🏖️" not in mine
         await h.tick()
         assert (await h.table(game_id)).version == after.version
         reminded = len([m for m in h.sb.messages(thread) if "⏰" in m.text])
@@ -331,6 +346,13 @@ async def test_settings_pings_and_refusals(tmp_path):
         assert table.record.locale == "ko"
         board = h.board_message(table)
         assert "차례" in board.text  # public posts in the server's language
+        since = as_utc(table.record.waiting_since)
+        assert f"⌛ 기한: <t:{int((since + timedelta(hours=48)).timestamp())}:R>." in board.text
+        # The server's deadline changes: the boards of the games that follow it say so, on the clock's next look.
+        await h.slash(erin, h.games, "settings", {"deadline": 24.0})
+        h.clock.advance(0.01)
+        await h.tick()
+        assert f"⌛ 기한: <t:{int((since + timedelta(hours=24)).timestamp())}:R>." in board.text
         muted = await h.slash(alice, h.thread(table), "play pings", {"on": False})
         assert "No more pings or new DMs" in muted.message.text
         dms = len(h.sb.dms(alice))
