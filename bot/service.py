@@ -1743,6 +1743,8 @@ def timers(
 def deadline_at(table: Table, settings: GuildSettings) -> datetime | None:
     """When the built-in player moves for the people this wait is on, if the game has a deadline (unless they are
     on vacation, which the caller checks)."""
+    if _pick(table.record.deadline_hours, settings.deadline_hours) is None:
+        return None  # most games: spared working out the timers
     return min((t.at for t in timers(table, settings) if t.kind == "deadline"), default=None)
 
 

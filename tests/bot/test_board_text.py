@@ -31,6 +31,9 @@ class Service:
         self.movers = movers  # who made each move; None: moves by nobody in particular
         self.asked: list[int] = []
 
+    async def settings_for(self, guild_id):
+        return SimpleNamespace(deadline_hours=None)
+
     async def recent_events(self, table, limit: int):
         self.asked.append(
             limit - TURN_LOOKBACK
@@ -60,7 +63,7 @@ class Game:
 
 
 def _table(version: int, acting: tuple[int, ...] = (0,), notes: list | None = None) -> SimpleNamespace:
-    record = SimpleNamespace(locale="en", notes=notes or [], guild_id=1, shown_version=0)
+    record = SimpleNamespace(locale="en", notes=notes or [], guild_id=1, shown_version=0, deadline_hours=None)
     return SimpleNamespace(
         id=7,
         version=version,

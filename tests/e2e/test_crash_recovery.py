@@ -131,5 +131,5 @@ async def test_a_deadline_move_killed_before_its_board(tmp_path):
         # whose deadline made the built-in player move, once, over the whole turn it played for her
         lines = newest.text.split("\n")
         note = lines.index("• ⌛ Alice's deadline passed, so the built-in player moved for them:")
-        assert lines[note + 1].startswith("• Alice ") and newest.text.count("⌛") == 1
+        assert lines[note + 1].startswith("• Alice ") and newest.text.count("deadline passed") == 1
         assert newest.pinged_ids == [users["bob"].id]  # the turn passed to Bob, who is told on the new board
