@@ -292,6 +292,7 @@ class GameHost:
                 interaction,
                 content=i18n.t("game.vote_recorded", locale, name=name, votes=votes, needed=needed),
             )
+            await self._tell_vote(table, seat, interaction.user.id, votes, needed)
             return
         public = table.record.locale
         name_for_bot = i18n.t("bot.name", public, number=seat + 1)
@@ -302,6 +303,31 @@ class GameHost:
         finally:  # what is committed is shown even if this answer fails
             await self.after_commit(table.id)
             await self.private.seat_lost(table, former, voted_out=True)
+
+    async def _tell_vote(self, table: Table, seat: int, voter: int, votes: int, needed: int) -> None:
+        """A vote to replace a player is told in the game's thread, so the others know it is open and the player
+        it is about can answer it by moving: a review's votes went unseen until one passed. The player is pinged
+        unless they want no pings or muted the game."""
+        target = table.seat_row(seat)
+        user = table.user_at(seat)
+        assert user is not None
+        wants = (await self.service.ping_preferences([user]))[user] != "none" and target.pings
+        voter_seat = table.seat_of(voter)
+        text = i18n.t(
+            "game.vote_public",
+            table.record.locale,
+            voter=table.names[voter_seat] if voter_seat is not None else "",
+            mention=f"<@{user}>" if wants else table.names[seat],
+            name=table.names[seat],
+            votes=votes,
+            needed=needed,
+        )
+        channel = self.client.get_partial_messageable(table.record.thread_id or table.record.channel_id)
+        pinged = [discord.Object(user)] if wants else []
+        try:
+            await channel.send(text, allowed_mentions=discord.AllowedMentions(users=pinged))
+        except discord.HTTPException as error:  # the vote stands; the voter was told
+            log.info("game %s: vote not told in the thread: %s", table.id, error)
 
     async def substitute(self, interaction: discord.Interaction, table: Table) -> None:
         user = interaction.user

@@ -234,7 +234,7 @@ class Table:
         stay its then holder's."""
         return [
             next(
-                ((name, person) for last, name, person in seat.holders or [] if version <= last),
+                ((name, person) for last, name, person, *_ in seat.holders or [] if version <= last),
                 (seat.display_name, seat.user_id is not None),
             )
             for seat in self.record.seats
@@ -980,7 +980,7 @@ class GameService:
                 record = await self._running(session, game_id)
                 target = next(s for s in record.seats if s.seat == seat)
                 note = ("game.voted_out" if voted_out else "game.left", {"name": target.display_name})
-                _hand_over(target, record.version)
+                _hand_over(target, record.version, voted_out)
                 target.user_id = None
                 target.display_name = name
                 target.bot_level = (await self.settings_for(record.guild_id)).deadline_level
@@ -1030,10 +1030,12 @@ class GameService:
                     raise ServiceError("demo_no_seats")
                 if any(s.user_id == user_id for s in record.seats):
                     raise ServiceError("already_joined")
+                if any(held[3:] == [user_id] for s in record.seats for held in s.holders or []):
+                    raise ServiceError("voted_out_no_sub")  # the others chose to play on without them
                 bots = [s for s in record.seats if s.is_bot and (seat is None or s.seat == seat)]
                 # a seat a person left; the built-in players the host seated are theirs to keep (a seat from before
                 # holders were kept, None, may have been left: as before, it can be taken)
-                free = [s for s in bots if s.holders is None or any(person for _, _, person in s.holders)]
+                free = [s for s in bots if s.holders is None or any(held[2] for held in s.holders)]
                 if not free:
                     raise ServiceError("hosts_bot_seat" if bots else "no_free_seat")
                 taken = free[0]
@@ -1765,9 +1767,11 @@ def _stored(marks: dict[int, str]) -> dict[str, str]:
     return {str(seat): mark for seat, mark in sorted(marks.items())}  # JSON keys are strings
 
 
-def _hand_over(seat: Seat, version: int) -> None:
-    """Note who held `seat` up to `version` (the moves so far are theirs) before it changes hands."""
-    seat.holders = [*(seat.holders or []), [version, seat.display_name, seat.user_id is not None]]
+def _hand_over(seat: Seat, version: int, voted_out: bool = False) -> None:
+    """Note who held `seat` up to `version` (the moves so far are theirs) before it changes hands: their name,
+    whether a person, and the user id of one the others voted out (who may not take a seat back)."""
+    held = [version, seat.display_name, seat.user_id is not None]
+    seat.holders = [*(seat.holders or []), held + [seat.user_id] if voted_out else held]
 
 
 def _forget_private_message(seat: Seat) -> None:

@@ -326,12 +326,26 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         first = await h.slash(alice, thread, "play kick", {"player": dave.id})
         assert first.message.audience.kind == "ephemeral"
         assert first.message.text.startswith("Your vote to replace Dave is counted (1/2)")
+        # The vote is told in the thread, pinging Dave, who may still answer it by moving (a review's votes went
+        # unseen until one passed).
+        vote = h.sb.messages(thread)[-1]
+        assert vote.audience.kind == "public" and vote.pinged_ids == [dave.id]
+        assert vote.text.startswith(f"🗳️ Alice voted to hand <@{dave.id}>'s seat to the built-in player (1/2")
         told = len(h.sb.dms_sent(dave))
         await h.slash(erin, thread, "play kick", {"player": dave.id})
         assert (await h.table(game_id)).user_at(2) is None
         # Dave is told, by a new DM (a review's voted-out player was never told and kept a "your move" button).
         assert len(h.sb.dms_sent(dave)) == told + 1 and "voted you out" in h.sb.dms_sent(dave)[-1].text
         assert not any(m.component(f"table:turn:{game_id}") for m in h.sb.dms(dave))
+        # Nor can he take the seat back at once (a review's voted-out player did, with /play sub).
+        out = await h.table(game_id)
+        refused = await h.slash(dave, thread, "play sub")
+        assert refused.message.audience.kind == "ephemeral"
+        assert (
+            refused.message.text
+            == "The other players voted you out of this game, so you can't take a seat in it again."
+        )
+        assert (await h.table(game_id)).version == out.version and out.user_at(2) is None
         assert h.sb.violations == []
 
 
