@@ -1313,9 +1313,10 @@ class GameService:
         allowed = {"remind_after_hours", "remind_every_hours", "remind_max", "deadline_hours"}
         assert set(values) <= allowed
         async with self.sessions() as session, session.begin():
-            await session.execute(
-                update(Game).where(Game.id == game_id).values(**values, publish_at=self.clock())
-            )
+            await session.execute(update(Game).where(Game.id == game_id).values(**values))
+            # a running game's board tells when its deadline falls (a lobby's message is no board: left alone)
+            running = (Game.id == game_id) & (Game.status == ACTIVE)
+            await session.execute(update(Game).where(running).values(publish_at=self.clock()))
         await self.refresh_due(game_id)
         return await self.get(game_id)
 

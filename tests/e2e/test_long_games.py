@@ -484,3 +484,20 @@ async def test_settings_say_what_language_public_posts_use_when_none_is_chosen(t
         chosen = await h.slash(h.users["erin"], h.games, "settings", {"locale": "ko"})
         assert "Language of public posts: 한국어" in chosen.message.text
         assert "Reminders: after 24 h, every 24 h" in chosen.message.text and ".0" not in chosen.message.text
+
+
+async def test_timers_set_in_a_lobby_leave_it_open(tmp_path):
+    """A review's host set a deadline in the lobby, and the lobby said it had expired and lost its buttons."""
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
+        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
+        await h.click(h.users["bob"], lobby, f"lobby:join:{game_id}")
+        before = lobby.text
+        shown = await h.slash(alice, h.games, "play timers", {"game": game_id, "deadline": 24.0})
+        assert "deadline: 24 h" in shown.message.text
+        await h.idle()
+        assert lobby.text == before and f"lobby:start:{game_id}" in str(lobby.buttons())
+        await h.click(alice, lobby, f"lobby:start:{game_id}")
+        assert (await h.table(game_id)).status == "active"
+        assert h.sb.violations == []
