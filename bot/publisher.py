@@ -51,6 +51,7 @@ MOST_MOVES = 24  # and at most this many: everything since the board before it, 
 # missed deadline ("⌛ Alice's deadline passed, …:" over "• Alice draws a gem."), told once and apart from the
 # player's own moves before it (after it, a review read one move twice; joined to hers, "Alice draws 2 gems").
 HEADING_NOTES = {"game.deadline"}
+OPENING_NOTES = {"game.welcome", "game.welcome_open"}  # told once, on the game's first board
 TURN_LOOKBACK = 12  # and back to the start of the turn they begin in, up to this many moves more
 MOST_HAPPENINGS = 20  # lines; earlier ones are left to /play log, and the board says how many
 EARLIER_ROOM = 120  # characters kept for the line saying so
@@ -491,20 +492,40 @@ class Publisher:
         public_view = table.view(None) if table.state is not None else {}
         told_before = record.shown_version if since is None else since  # no `since`: the notes not yet shown
         until = table.version if notes_until is None else notes_until
-        notes = sorted(  # a note from before notes had versions is new
-            (
-                note.get("v", table.version) - (0.5 if note["key"] in HEADING_NOTES else 0),
-                self.note_text(table, note),
-            )
-            for note in record.notes or []
-            if told_before < note.get("v", table.version) <= until
-        )
         moves = RECENT_MOVES if since is None else min(max(RECENT_MOVES, table.version - since), MOST_MOVES)
         told = (
             _from_turn_start(await self.service.recent_events(table, moves + TURN_LOOKBACK), moves)
             if table.state is not None
             else []
         )
+        # The moves told again for context keep the notes they came with (whose deadline made the built-in player
+        # move, who left): a review's new board retold them bare, its notes left on the board it replaced. A
+        # heading note goes with its own move; another with the change just before the first move told.
+        context = told[0][0] if told else until + 1
+
+        def noted(note: dict[str, Any]) -> bool:
+            version = note.get("v", table.version)  # a note from before notes had versions is new
+            if version > until:
+                return False
+            heading = note["key"] in HEADING_NOTES
+            return version > told_before or (
+                note["key"] not in OPENING_NOTES and version >= context - (0 if heading else 1)
+            )
+
+        kept = [note for note in record.notes or [] if noted(note)]
+        notes = sorted(
+            (
+                note.get("v", table.version) - (0.5 if note["key"] in HEADING_NOTES else 0),
+                self.note_text(table, note),
+            )
+            for note in kept
+        )
+        # A board that a newer one replaces ends with the moves before the first note it leaves to the newer
+        # one: told under its own note there, not joined to the note before (a review's read "⌛ Carol's
+        # deadline passed…: Carol and Frank are ready").
+        later = [n.get("v", table.version) for n in record.notes or [] if n.get("v", table.version) > until]
+        if notes_until is not None and later:
+            told = [(version, events) for version, events in told if version < min(later)]
         # In the order it happened: each note after the moves up to its version (a deadline's note just before
         # the move it introduces), the public happenings between two notes condensed as the game tells them.
         # A seat changing hands is a note, so the happenings between two notes are all told under the names of

@@ -157,3 +157,37 @@ async def test_notes_are_told_where_they_happened_and_no_cut_drops_them():
             assert all(m <= v - heads for m in made[:i] if m), (v, told)
             assert all(m > v - heads for m in made[i + 1 :] if m), (v, told)
     assert told[told.index("• note 38") + 1] == "• happening 37"  # move 38, right under its note
+
+
+async def test_moves_told_again_for_context_keep_their_notes():
+    """A review's new board retold a deadline's moves, and those after a player was voted out, without the notes
+    the board it replaced had told them with. The game's opening note is not told again."""
+    notes = [
+        {"key": "game.welcome", "v": 6},
+        {"key": "game.deadline", "v": 3},  # heads move 3, which this board does not tell
+        {"key": "k", "v": 4},  # with the change just before the first move told (5)
+        {"key": "game.deadline", "v": 7},
+    ]
+    text, asked = await _board(moves=10, version=10, since=8, notes=notes)
+    assert asked == [RECENT_MOVES]
+    lines = [line.split(" ·")[0] for line in text.splitlines() if line.startswith("• ")]
+    assert lines == [
+        "• note 4",
+        *(f"• happening {n}" for n in (4, 5)),
+        "• note 7",
+        *(f"• happening {n}" for n in (6, 7, 8, 9)),
+    ]
+
+
+async def test_a_replaced_board_ends_before_the_note_it_leaves_to_the_next():
+    """Two deadlines passed in one tick: the board replaced ends with Carol's moves under Carol's note; Frank's,
+    after his own note, are the next board's (a review read "⌛ Carol's deadline passed…: Carol and Frank are
+    ready")."""
+    notes = [{"key": "game.deadline", "v": 8}, {"key": "game.deadline", "v": 9}]
+    service = Service(10)
+    publisher = Publisher(client=None, service=service, private=None, pictures=None)  # type: ignore[arg-type]
+    publisher.note_text = lambda table, note: f"note {note['v']}"  # type: ignore[method-assign]
+    table = _table(10, (0,), notes)
+    _, ended = await publisher.board_content(table, Game(), [], set(), 6, 8)
+    lines = [line.split(" ·")[0] for line in ended.splitlines() if line.startswith("• ")]
+    assert lines[-2:] == ["• note 8", "• happening 7"]  # move 8 under its note; 9 and 10 left to the next
