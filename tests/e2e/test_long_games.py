@@ -336,6 +336,7 @@ async def test_undo_leave_substitute_and_vote_out(tmp_path):
         assert (await h.table(game_id)).user_at(2) is None
         # Dave is told, by a new DM (a review's voted-out player was never told and kept a "your move" button).
         assert len(h.sb.dms_sent(dave)) == told + 1 and "voted you out" in h.sb.dms_sent(dave)[-1].text
+        assert "/play sub" not in h.sb.dms_sent(dave)[-1].text  # which he may not use
         assert not any(m.component(f"table:turn:{game_id}") for m in h.sb.dms(dave))
         # Nor can he take the seat back at once (a review's voted-out player did, with /play sub).
         out = await h.table(game_id)
