@@ -139,7 +139,9 @@ async def test_an_abandoned_game_keeps_its_board_without_buttons_and_a_huge_id_i
         game_id = await h.start_game("druids")
         table = await h.table(game_id)
         board = h.board_message(table)
-        assert board.buttons() and "Your private cards come by DM" in board.text
+        assert board.buttons() and "What only you may see comes by DM" in board.text
+        # the first board says how to play here (a review's new players were never told)
+        assert "**Take my turn** (on the board or in your DM) lets you choose it step by step" in board.text
         last_dms = {name: h.sb.dms(h.users[name])[-1] for name in ("alice", "bob")}
         assert last_dms["alice"].buttons()  # her move: "Take my turn"
         await h.abandon(h.users["alice"], h.thread(table), game_id)
