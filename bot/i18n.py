@@ -143,7 +143,7 @@ _DIGIT_FINAL = {"0": 21, "1": 8, "2": 0, "3": 16, "4": 0, "5": 0, "6": 1, "7": 8
 # be told, so both forms stay.
 _LATIN_FINAL = dict.fromkeys("aeiouyszfvdhrwx", 0) | {"l": 8, "m": 16, "n": 4}
 _QUOTES = "*`”’\"'"  # bold, code and quotes around a word
-_AFTERWORD = re.compile(rf"\([^()]*\)[{re.escape(_QUOTES)}]*$")  # a "(13)" after it
+_AFTERWORD = re.compile(rf"\s*\([^()]*\)[{re.escape(_QUOTES)}]*$")  # a "(13)" or " (와일드)" after it
 
 
 def _final(text: str) -> int | None:

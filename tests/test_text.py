@@ -166,6 +166,10 @@ def test_korean_particles_follow_the_word_before_them_in_every_string():
     assert i18n.korean_particles("**진행**을(를) “하지 않기”을(를) `봇 1`이(가) **봇**(쉬움)을(를)") == (
         "**진행**을 “하지 않기”를 `봇 1`이 **봇**(쉬움)을"
     )
+    # a gloss after a space: the word before it decides, as with "(13)" (a review read "(와일드)을(를)")
+    assert i18n.korean_particles("특산품 주사위 (와일드)을(를) 군사 (붉은색)을(를)") == (
+        "특산품 주사위 (와일드)를 군사 (붉은색)를"
+    )
     latin = "Emma이(가) James을(를) Carol(으)로 Sam(으)로 Young와(과) Michelle은(는) Jane이(가) Bob을(를)"
     assert (
         i18n.korean_particles(latin) == "Emma가 James를 Carol로 Sam으로 Young과 Michelle은 Jane이 Bob을(를)"
