@@ -71,7 +71,7 @@ def t(key: str, locale: str | None, **params: Any) -> str:
         text = entry
     if locale == "ko" and "(" in text:
         return korean_particles(text)
-    if locale == "en" and "a " in text:
+    if locale == "en" and ("a " in text or "A " in text):
         return english_articles(text)
     return text
 

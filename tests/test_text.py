@@ -209,6 +209,8 @@ def test_english_takes_an_before_a_vowel_whatever_fills_the_string():
         == "Tom scouts with a Novelty explorer."
     )
     assert i18n.english_articles("a one-off, a Imp, A Elf") == "a one-off, an Imp, An Elf"
+    # at the start of a sentence too (a review read "A Alien Tech good is put on it.")
+    assert game.t("effect.gain_good", "en", color="Alien Tech") == "An Alien Tech good is put on it."
 
 
 def test_a_wait_is_told_in_minutes_under_an_hour_and_in_hours_after():
