@@ -586,7 +586,7 @@ class TalismanPresenter(GamePresenter):
         )
         if prompt["seat"] == view["seat"]:  # the turn's own player, named once already
             return f"{turn} — {step}"
-        return f"{turn} — {self._player(prompt['seat'], names)}: {step}"
+        return f"{turn} — {self.t('step_by', locale, player=self._player(prompt['seat'], names), step=step)}"
 
     # --- pictures -------------------------------------------------------------------------------------------
 

@@ -493,3 +493,5 @@ def test_a_fate_re_roll_in_a_fight_between_characters_shows_both_scores():
     for viewer in (0, 1):
         status = GAME.status_text(ENGINE.view(state, viewer), NAMES, "en")
         assert "as rolled: 8 against 5, " + GAME.t("outcome.win", "en") in status, status
+    # the seat asked, not the turn's, is named as any name is in Korean (a review read "— Carol: …")
+    assert f" — {NAMES[1]}님: " in GAME.status_text(ENGINE.view(state, 0), NAMES, "ko")
