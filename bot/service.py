@@ -1322,36 +1322,49 @@ class GameService:
 
     async def set_vacation(self, user_id: int, on: bool) -> list[int]:
         """Away or back; returns the games waiting on the user, whose boards are to be shown again (they say who
-        is away and when the deadline falls). Back, each of those waits starts again, reminders and all: a
-        deadline that ran out meanwhile would hand their turn to the built-in player at once (a review's player
-        was welcomed back and lost the turn 5 s later). A wait is the game's, so others waited on with them get
-        the time too."""
+        is away and when the deadline falls). A vacation pauses those waits: back, each goes on from where it
+        stood when they left, reminders counted afresh (a review's player came back to a deadline that had run
+        out meanwhile and lost the turn 5 s later; a later one found that starting each wait over let anyone
+        put a deadline off for ever). A wait is the game's, so others waited on with them get the time too."""
+        now = self.clock()
         async with self.sessions() as session, session.begin():
             prefs = await session.get(UserPrefs, user_id)
             if prefs is None:
-                session.add(UserPrefs(user_id=user_id, vacation=on))
-            else:
-                prefs.vacation = on
+                prefs = UserPrefs(user_id=user_id, vacation=False)
+                session.add(prefs)
+            returning = prefs.vacation and not on
+            # when they left (a vacation from before this was kept: each wait starts again)
+            left = as_utc(prefs.vacation_since) if prefs.vacation_since else None
+            if on != prefs.vacation:
+                prefs.vacation_since = now if on else None
+            prefs.vacation = on
             # Their games' reminders and deadlines start or stop: look at those games on the next tick.
             games = select(Seat.game_id).where(Seat.user_id == user_id)
             await self._look_again(session, Game.id.in_(games) & (Game.status == ACTIVE))
             seats = await session.execute(
-                select(Game.id, Seat.seat, Game.acting)
+                select(Game.id, Seat.seat, Game.acting, Game.waiting_since, Game.updated_at)
                 .join(Seat, Seat.game_id == Game.id)
                 .where(Seat.user_id == user_id, Game.status == ACTIVE)
             )
-            waiting = sorted({game_id for game_id, seat, acting in seats if str(seat) in (acting or {})})
-            if waiting:  # their rows are locked already (_look_again)
-                now = self.clock()
-                changes = {"publish_at": now} if on else {"publish_at": now, "waiting_since": now}
-                await session.execute(update(Game).where(Game.id.in_(waiting)).values(**changes))
-                if not on:
-                    await session.execute(
-                        update(Seat)
-                        .where(Seat.game_id.in_(waiting), Seat.user_id == user_id)
-                        .values(reminders_sent=0)
-                    )
-        return waiting
+            waiting = {
+                game_id: as_utc(since or updated)
+                for game_id, seat, acting, since, updated in seats
+                if str(seat) in (acting or {})
+            }
+            # their rows are locked already (_look_again)
+            for game_id, since in waiting.items():
+                changes: dict[str, Any] = {"publish_at": now}
+                if returning:  # the wait goes on from where it stood when they left (or began, if later)
+                    paused_from = since if left is None else max(since, left)
+                    changes["waiting_since"] = since + (now - paused_from)
+                await session.execute(update(Game).where(Game.id == game_id).values(**changes))
+            if waiting and returning:
+                await session.execute(
+                    update(Seat)
+                    .where(Seat.game_id.in_(waiting), Seat.user_id == user_id)
+                    .values(reminders_sent=0)
+                )
+        return sorted(waiting)
 
     async def _look_again(self, session: AsyncSession, where: Any) -> None:
         """The clock looks at these games on its next tick. Their rows are locked in the order of their ids

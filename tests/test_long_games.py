@@ -99,11 +99,14 @@ async def test_deadline_moves_for_the_absent_player_unless_on_vacation(service, 
     clock.advance(2)
     assert (await service.due(clock())).deadlines == []
     await service.set_vacation(100, False)
-    # back, the wait starts again: the 48 h from now, not a deadline already past
+    # back, the wait goes on from where it stood when they left: 1 h to go, not a deadline already past (a
+    # review's player lost the turn 5 s after coming back), nor 48 h again (which put a deadline off for ever)
     assert (await service.due(clock())).deadlines == []
-    clock.advance(47)
+    clock.advance(0.5)
+    await service.set_vacation(100, True)  # a moment away gains nothing
+    await service.set_vacation(100, False)
     assert (await service.due(clock())).deadlines == []
-    clock.advance(1.5)
+    clock.advance(0.6)
     due = await service.due(clock())
     assert [(t.id, seat) for t, seat in due.deadlines] == [(table.id, 0)]
     result = await service.act_on_deadline(table.id, 0)

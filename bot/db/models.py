@@ -143,6 +143,8 @@ class UserPrefs(Base):
 
     user_id: Mapped[int] = mapped_column(BigInteger, primary_key=True)
     vacation: Mapped[bool] = mapped_column(Boolean, default=False)
+    # When the vacation began: the waits on the user are paused from then until they are back.
+    vacation_since: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     # The language of the user's last interaction (en, ko, es): Discord tells it only then; DMs need it later.
     locale: Mapped[str | None] = mapped_column(String(8))
     # Which pings the user wants: "all", "turns" (only when it is their move) or "none".
