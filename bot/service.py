@@ -768,10 +768,6 @@ class GameService:
             "publish_at": now,
             **(extra or {}),
         }
-        if note is not None:
-            values["notes"] = _with_note(
-                table.record.notes, note, note_at or version, table.record.board_from
-            )
         waiting_before = set(table.to_act())
         waiting_after = set(table.engine.to_act(state))
         new_wait = waiting_after != waiting_before
@@ -783,6 +779,12 @@ class GameService:
         lapsed = sorted(
             row.seat for row in table.record.seats if row.kick_votes and row.seat not in waiting_after
         )
+        notes, board_from = table.record.notes, table.record.board_from
+        if note is not None:
+            notes = values["notes"] = _with_note(notes, note, note_at or version, board_from)
+        if lapsed:  # told on the board, as each vote was told in the thread
+            names = [table.names[seat] for seat in lapsed]
+            values["notes"] = _with_note(notes, ("game.vote_lapsed", {"names": names}), version, board_from)
         seats_after = []
         for row in table.record.seats:
             changes: dict[str, Any] = {"reminders_sent": 0} if new_wait and row.seat in waiting_after else {}

@@ -198,6 +198,9 @@ async def test_only_a_player_the_game_has_long_waited_on_can_be_voted_out_and_a_
         ).table
     assert table.seat_row(0).kick_votes == []
     assert (await service.get(table.id)).seat_row(0).kick_votes == []
+    # and the board says so with the move that ended it (a review's thread still read "1/2 votes")
+    lapsed = [n for n in table.record.notes if n["key"] == "game.vote_lapsed"]
+    assert lapsed == [{"key": "game.vote_lapsed", "params": {"names": [table.names[0]]}, "v": table.version}]
 
 
 async def test_undo_of_a_move_that_revealed_nothing_is_immediate(service):
