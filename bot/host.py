@@ -354,7 +354,7 @@ class GameHost:
             mine = i18n.norm(str(interaction.locale))
             try:  # what was taken back, and the player's choices again
                 await interaction.edit_original_response(
-                    **await self.picker.fresh(table, seat, mine, [self._undone_text(table, mine)])
+                    **await self.picker.fresh(table, seat, mine, [self._undone_text(table, mine, own=True)])
                 )
 
                 async def shown_already(now: Table) -> bool:  # so no ping or DM says so again
@@ -427,10 +427,11 @@ class GameHost:
         params = {"events": request["events"], "seat": seat, "name": table.names[seat], "names": names}
         return self.publisher.note_text(table, {"key": "game.undo_asked", "params": params}, locale)
 
-    def _undone_text(self, table: Table, locale: str) -> str:
-        """What the undo just committed took back, in words: its note for the board, in `locale`."""
+    def _undone_text(self, table: Table, locale: str, own: bool = False) -> str:
+        """What the undo just committed took back, in words: its note for the board, in `locale`; `own`: told
+        to the player who took it back (a review's was told "Frank took back their last move")."""
         note = next(n for n in reversed(table.record.notes or []) if n["key"] == "game.undone_what")
-        return self.publisher.note_text(table, note, locale)
+        return self.publisher.note_text(table, {**note, "key": "game.undone_own"} if own else note, locale)
 
     # --- the record -----------------------------------------------------------------------------------------------
 

@@ -502,3 +502,24 @@ async def test_timers_set_in_a_lobby_leave_it_open(tmp_path):
         await h.click(alice, lobby, f"lobby:start:{game_id}")
         assert (await h.table(game_id)).status == "active"
         assert h.sb.violations == []
+
+
+async def test_a_move_behind_a_screen_taken_back_is_told_to_its_player_as_theirs(tmp_path):
+    """A review's player was told "Frank took back their last move" of his own undo."""
+    async with harness(tmp_path) as h:
+        alice = h.users["alice"]
+        game_id = await h.start_game("roll_for_the_galaxy", ("alice", "bob"))
+        thread = h.thread(await h.table(game_id))
+        for user in (alice, h.users["bob"]):  # the starting tiles, which everyone sees
+            table = await h.table(game_id)
+            await h.slash(user, thread, "play move", {"action": f"{h.token(table, user)}:0"})
+        table = await h.table(game_id)
+        assert table.state["stage"] == "assign"  # behind the screens
+        await h.slash(alice, thread, "play move", {"action": f"{h.token(table, alice)}:0"})
+        assert (await h.table(game_id)).version == table.version + 1
+        undone = await h.slash(alice, thread, "play undo")
+        assert undone.message.text.startswith(
+            "↩️ You took back your last move, which the others had not seen."
+        ), undone.message.text
+        assert (await h.table(game_id)).version == table.version + 2
+        assert h.sb.violations == []
