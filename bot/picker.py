@@ -36,6 +36,7 @@ from bot.chooser import (
     split,
 )
 from bot.games import presenter
+from bot.games.base import ARROW
 from bot.service import ACTIVE, FINISHED, MoveResult, ServiceError, Table, choice_token, choices
 from bot.ui import chooser_view, png_file
 from engines.base import IllegalAction, visible_to
@@ -197,6 +198,8 @@ class Picker:
         lines += game.choice_facts(step.key, step.values, step.chosen, view_data, locale)
         lines += game.suggestion_facts(step.key, step.values, table.names, view_data, locale)
         labels = game.value_labels(step.key, step.values, step.chosen, view_data, locale)
+        if any(ARROW in label for label in labels):  # the question asks only the first part of such a choice
+            lines.append(f"-# {i18n.t('chooser.chained', locale)}")
         return _content(lines), chooser_view(table, token, path, labels, locale)
 
     def carry_on(self, interaction: discord.Interaction, table: Table, locale: str) -> None:

@@ -236,6 +236,8 @@ async def test_a_publish_racing_a_chain_of_moves_shows_none_of_its_middle_versio
         await h.play_through_chooser(mover, game_id, {"type": "roll_move"})
         table, seat, mover, picker, actions = await open_picker(h, game_id)
         chain = next(a for a in actions if len(split(a)) > 1)
+        # the roll kept is not shown as a part of its own, so nothing is said of chained choices
+        assert "→" not in str(picker.interactive()) and "“→”" not in picker.text
         service, publisher = h.bot.host.service, h.bot.host.publisher  # type: ignore[union-attr]
         act, shown = service.act, []
 
@@ -349,3 +351,20 @@ async def test_a_picker_drawn_before_another_players_move_plays_what_its_button_
         assert "out of date" not in picker.text
         played = [m for m in await h.service.moves(game_id) if m.version > moved.version]
         assert [m.action for m in played] == split(button)
+
+
+async def test_a_picker_whose_choices_make_the_next_one_too_says_so(tmp_path):
+    """A review's new player read "From where?" over "the cup · Home die → Recruit · Home die", one click deciding
+    the next phase's recruit too: a step whose choices are chained says what the arrow means."""
+    async with harness(tmp_path) as h:
+        game_id = await h.start_game("roll_for_the_galaxy", ("alice", "bob"), seed=5)
+        said = 0
+        for _ in range(40):
+            table, _seat, mover, picker, _actions = await open_picker(h, game_id)
+            chained = "→" in str(picker.interactive())
+            assert chained == ("\n-# " in picker.text and "“→”" in picker.text.rsplit("\n-# ", 1)[1])
+            said += chained
+            if said >= 1:
+                break
+            await h.slash(mover, h.thread(table), "play move", {"action": f"{h.token(table, mover)}:0"})
+        assert said
