@@ -308,10 +308,9 @@ class GameHost:
         """A vote to replace a player is told in the game's thread, so the others know it is open and the player
         it is about can answer it by moving: a review's votes went unseen until one passed. The player is pinged
         unless they want no pings or muted the game."""
-        target = table.seat_row(seat)
         user = table.user_at(seat)
         assert user is not None
-        wants = (await self.service.ping_preferences([user]))[user] != "none" and target.pings
+        wants = bool(await self.service.pingable(table, [user]))
         voter_seat = table.seat_of(voter)
         text = i18n.t(
             "game.vote_public",
@@ -409,8 +408,7 @@ class GameHost:
                 content=i18n.t("game.undo_refused", locale, name=name), view=None
             )
             # The asker is told with a ping (an edit notifies nobody), unless they asked for none here or at all.
-            muted = any(s.user_id == asker and not s.pings for s in table.seats)
-            if asker and not muted and (await self.service.ping_preferences([asker]))[asker] != "none":
+            if await self.service.pingable(table, [asker]):
                 told = i18n.t("game.undo_refused_asker", locale, mention=f"<@{asker}>", name=name)
                 await interaction.followup.send(told, allowed_mentions=discord.AllowedMentions(users=True))
             return

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 import re
 import string
+from datetime import datetime
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -87,6 +88,11 @@ def waited(seconds: float, locale: str) -> str:
     if seconds < 3600:
         return t("time.minutes", locale, minutes=int(seconds // 60))
     return t("game.hours", locale, hours=int(seconds // 3600))
+
+
+def deadline(moment: datetime, locale: str) -> str:
+    """When a deadline falls, as Discord's timestamp markup: each reader sees it counting down in their own words."""
+    return t("game.deadline_at", locale, when=f"<t:{int(moment.timestamp())}:R>")
 
 
 def clip(text: str, limit: int) -> str:

@@ -457,10 +457,7 @@ class Publisher:
             # a finished one those who asked for every ping.
             told = ("all", "turns") if table.status == ABANDONED else ("all",)
             return [u for u in players if prefs[u] in told] + [u for u in followers if prefs[u] != "none"]
-        users = {table.user_at(s): s for s in newly}
-        prefs = await self.service.ping_preferences([u for u in users if u])
-        muted = {s.user_id for s in table.seats if not s.pings}
-        return [u for u in users if u and prefs[u] != "none" and u not in muted]
+        return await self.service.pingable(table, dict.fromkeys(table.user_at(s) for s in newly))
 
     async def _already_posted(self, channel: Any, table: Table) -> discord.Message | None:
         """A board for this version that went up before a crash or a lost answer; stray boards lose buttons."""
@@ -502,28 +499,26 @@ class Publisher:
         # move, who left): a review's new board retold them bare, its notes left on the board it replaced. A
         # heading note goes with its own move; another with the change just before the first move told.
         context = told[0][0] if told else until + 1
+        # each note with its version (a note from before notes had versions is new)
+        versioned = [(note.get("v", table.version), note) for note in record.notes or []]
 
-        def noted(note: dict[str, Any]) -> bool:
-            version = note.get("v", table.version)  # a note from before notes had versions is new
+        def noted(version: int, key: str) -> bool:
             if version > until:
                 return False
-            heading = note["key"] in HEADING_NOTES
+            heading = key in HEADING_NOTES
             return version > told_before or (
-                note["key"] not in OPENING_NOTES and version >= context - (0 if heading else 1)
+                key not in OPENING_NOTES and version >= context - (0 if heading else 1)
             )
 
-        kept = [note for note in record.notes or [] if noted(note)]
         notes = sorted(
-            (
-                note.get("v", table.version) - (0.5 if note["key"] in HEADING_NOTES else 0),
-                self.note_text(table, note),
-            )
-            for note in kept
+            (version - (0.5 if note["key"] in HEADING_NOTES else 0), self.note_text(table, note))
+            for version, note in versioned
+            if noted(version, note["key"])
         )
         # A board that a newer one replaces ends with the moves before the first note it leaves to the newer
         # one: told under its own note there, not joined to the note before (a review's read "⌛ Carol's
         # deadline passed…: Carol and Frank are ready").
-        later = [n.get("v", table.version) for n in record.notes or [] if n.get("v", table.version) > until]
+        later = [version for version, _ in versioned if version > until]
         if notes_until is not None and later:
             told = [(version, events) for version, events in told if version < min(later)]
         # In the order it happened: each note after the moves up to its version (a deadline's note just before
@@ -596,13 +591,12 @@ class Publisher:
             f"<@{user}>" if (user := table.user_at(seat)) in pinged else table.names[seat] for seat in people
         )
         lines = [i18n.t("game.to_act", locale, mentions=mentions, **_names(table))]
-        # With a deadline, when it falls (Discord shows the time in each reader's own words, counting down), and
-        # who is on vacation, for whom it does not.
+        # With a deadline, when it falls, and who is on vacation, for whom it does not.
         due = deadline_at(table, await self.service.settings_for(table.record.guild_id))
         if due is not None:
             away = await self.service.on_vacation(table.users_to_act())
             if len(away) < len(people):
-                lines.append(i18n.t("game.deadline_at", locale, when=f"<t:{int(due.timestamp())}:R>"))
+                lines.append(i18n.deadline(due, locale))
             if away:
                 names = [table.names[seat] for seat in people if table.user_at(seat) in away]
                 lines.append(i18n.t("game.away", locale, names=names))

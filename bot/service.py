@@ -1353,14 +1353,20 @@ class GameService:
                 for game_id, seat, acting, since, updated in seats
                 if str(seat) in (acting or {})
             }
-            # their rows are locked already (_look_again)
-            for game_id, since in waiting.items():
-                changes: dict[str, Any] = {"publish_at": now}
-                if returning:  # the wait goes on from where it stood when they left (or began, if later)
-                    paused_from = since if left is None else max(since, left)
-                    changes["waiting_since"] = since + (now - paused_from)
-                await session.execute(update(Game).where(Game.id == game_id).values(**changes))
+            if waiting:  # their rows are locked already (_look_again)
+                await session.execute(update(Game).where(Game.id.in_(waiting)).values(publish_at=now))
             if waiting and returning:
+                # each wait goes on from where it stood when they left (or began, if later): one statement
+                resumed = [
+                    {"game": game_id, "since": since + (now - (since if left is None else max(since, left)))}
+                    for game_id, since in waiting.items()
+                ]
+                await session.execute(
+                    update(_GAMES)
+                    .where(_GAMES.c.id == bindparam("game"))
+                    .values(waiting_since=bindparam("since")),
+                    resumed,
+                )
                 await session.execute(
                     update(Seat)
                     .where(Seat.game_id.in_(waiting), Seat.user_id == user_id)
@@ -1461,6 +1467,14 @@ class GameService:
             )
         )
         return {user_id: chosen.get(user_id, "all") for user_id in user_ids}
+
+    async def pingable(self, table: Table, user_ids: Iterable[int | None]) -> list[int]:
+        """Those of `user_ids` who may be pinged about their own part in `table`: not muted there (`/play pings`),
+        nor turned every ping off."""
+        muted = {s.user_id for s in table.seats if not s.pings}
+        users = [u for u in user_ids if u is not None and u not in muted]
+        prefs = await self.ping_preferences(users)
+        return [u for u in users if prefs[u] != "none"]
 
     async def note_reminder(self, game_id: int, seat: int) -> None:
         async with self.sessions() as session, session.begin():

@@ -228,8 +228,8 @@ class PlayCog(commands.Cog):
                 due = (
                     None if away else deadline_at(table, await self.host.settings_for(table.record.guild_id))
                 )
-                if due is not None:  # Discord shows it in the reader's words, counting down
-                    state += " " + i18n.t("game.deadline_at", locale, when=f"<t:{int(due.timestamp())}:R>")
+                if due is not None:
+                    state += " " + i18n.deadline(due, locale)
                 waiting.append(table)
             else:
                 state = i18n.t("play.mine.waiting", locale)

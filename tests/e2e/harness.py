@@ -154,13 +154,17 @@ class Harness:
         """A game opened in the games channel by the first of `names`, joined by the others and started."""
         if seed is not None:
             self.service.new_seed = lambda: seed
-        host = self.users[names[0]]
-        lobby = (await self.slash(host, self.games, "play new", {"game": game})).message
+        lobby, game_id = await self.open_lobby(game, names)
+        await self.click(self.users[names[0]], lobby, f"lobby:start:{game_id}")
+        return game_id
+
+    async def open_lobby(self, game: str, names: tuple[str, ...] = ("alice", "bob")) -> tuple[Message, int]:
+        """A lobby opened in the games channel by the first of `names` and joined by the others."""
+        lobby = (await self.slash(self.users[names[0]], self.games, "play new", {"game": game})).message
         game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
         for name in names[1:]:
             await self.click(self.users[name], lobby, f"lobby:join:{game_id}")
-        await self.click(host, lobby, f"lobby:start:{game_id}")
-        return game_id
+        return lobby, game_id
 
     async def move_in_another_process(self, table: Table, seat: int) -> Table:
         """`seat`'s first choice in `table`, made by another process (a shard sharing the database): this one has

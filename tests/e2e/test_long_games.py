@@ -19,10 +19,7 @@ pytestmark = pytest.mark.e2e
 
 async def started(h: Harness, players: list[str], bots: int = 0) -> int:
     alice = h.users[players[0]]
-    lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
-    game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
-    for name in players[1:]:
-        await h.click(h.users[name], lobby, f"lobby:join:{game_id}")
+    lobby, game_id = await h.open_lobby("druids", tuple(players))
     for _ in range(bots):
         await h.click(alice, lobby, f"lobby:bot:{game_id}")
     await h.click(alice, lobby, f"lobby:start:{game_id}")
@@ -491,9 +488,7 @@ async def test_timers_set_in_a_lobby_leave_it_open(tmp_path):
     """A review's host set a deadline in the lobby, and the lobby said it had expired and lost its buttons."""
     async with harness(tmp_path) as h:
         alice = h.users["alice"]
-        lobby = (await h.slash(alice, h.games, "play new", {"game": "druids"})).message
-        game_id = int(lobby.buttons()[0]["custom_id"].rsplit(":", 1)[1])
-        await h.click(h.users["bob"], lobby, f"lobby:join:{game_id}")
+        lobby, game_id = await h.open_lobby("druids")
         before = lobby.text
         shown = await h.slash(alice, h.games, "play timers", {"game": game_id, "deadline": 24.0})
         assert "deadline: 24 h" in shown.message.text
